@@ -1,0 +1,1 @@
+export { describeValue, KareninaError } from "./karenina-error.js";
