@@ -1,1 +1,5 @@
+export * from "./benchmark/index.js";
+export * from "./checkpoint/index.js";
 export * from "./errors/index.js";
+export * from "./model/index.js";
+export * from "./python-regex/index.js";

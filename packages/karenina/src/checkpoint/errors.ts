@@ -1,19 +1,23 @@
 import { describeValue, KareninaError } from "../errors/index.js";
 
-/** A checkpoint file could not be read: it names the file, the JSON path and what was expected. */
+/**
+ * A checkpoint could not be read or holds bad data. The message names the file, the JSON path and the
+ * problem: `bench.jsonld: $.dataFeedElement[3].item.text: expected a non-empty question text, found ""`.
+ */
 export class CheckpointError extends KareninaError {
   override readonly name: string = "CheckpointError";
 
   constructor(
     readonly file: string,
     readonly jsonPath: string,
-    readonly expected: string,
-    readonly found?: unknown,
-    detail?: string,
+    readonly problem: string,
   ) {
-    super(
-      `${file}: ${jsonPath}: expected ${expected}${found === undefined && detail === undefined ? "" : `, found ${detail ?? describeValue(found)}`}`,
-    );
+    super(`${file}: ${jsonPath}: ${problem}`);
+  }
+
+  /** An error of the form `expected <what>, found <value>`. */
+  static expected(file: string, jsonPath: string, expected: string, found: unknown): CheckpointError {
+    return new CheckpointError(file, jsonPath, `expected ${expected}, found ${describeValue(found)}`);
   }
 }
 
@@ -27,7 +31,7 @@ export class CheckpointSyntaxError extends CheckpointError {
     readonly column: number,
     reason: string,
   ) {
-    super(file, "$", `valid JSON (line ${line}, column ${column})`, undefined, reason);
+    super(file, "$", `not valid JSON at line ${line}, column ${column}: ${reason}`);
   }
 }
 

@@ -1,0 +1,34 @@
+export { CheckpointError, CheckpointFileError, CheckpointSyntaxError, jsonPath } from "./errors.js";
+export {
+  type Answer,
+  CHECKPOINT_CONTEXT,
+  type DataFeed,
+  type DataFeedItem,
+  DataFeedSchema,
+  type PropertyValue,
+  RATING_TYPES,
+  type Rating,
+  type RatingType,
+  type SchemaOrgQuestion,
+  type SoftwareSourceCode,
+  TEMPLATE_LANGUAGES,
+  type TemplateLanguage,
+} from "./jsonld-schema.js";
+export { pythonJsonDumps } from "./python-json.js";
+export {
+  customKeyOf,
+  customPropertyName,
+  newQuestionProperties,
+  property,
+  removeProperty,
+  upsertProperty,
+} from "./question-properties.js";
+export {
+  type ItemLocation,
+  type ReadQuestion,
+  readQuestion,
+  workspacePathProblem,
+} from "./question-record.js";
+export * from "./ratings.js";
+export { parseCheckpoint, readCheckpointFile } from "./read.js";
+export { checkpointPath, serializeCheckpoint, writeCheckpointFile, writeFileAtomic } from "./write.js";

@@ -1,0 +1,1 @@
+export { BUNDLED_EXAMPLE, type CliIo, EXIT, runCli } from "./program.js";

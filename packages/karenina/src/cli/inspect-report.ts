@@ -1,0 +1,124 @@
+import type { Benchmark, ReadinessReport } from "../benchmark/index.js";
+import { type Rubric, rubricTraits, traitKindLabel } from "../model/index.js";
+
+/** A trait as `inspect --json` lists it. */
+export interface TraitSummary {
+  name: string;
+  kind: string;
+}
+
+/** The exact shape `karenina checkpoint inspect --json` prints. */
+export interface InspectSummary {
+  name: string;
+  version: string;
+  description: string;
+  creator: string;
+  questionCount: number;
+  globalRubric: TraitSummary[];
+  questions: {
+    id: string;
+    question: string;
+    rawAnswer: string;
+    finished: boolean;
+    hasTemplate: boolean;
+    templateLanguage: string;
+    keywords: string[];
+    rubric: TraitSummary[];
+  }[];
+}
+
+function traitSummaries(rubric: Rubric | null): TraitSummary[] {
+  return rubricTraits(rubric).map((trait) => ({ name: trait.name, kind: traitKindLabel(trait) }));
+}
+
+export function inspectSummary(bench: Benchmark): InspectSummary {
+  return {
+    name: bench.name,
+    version: bench.version,
+    description: bench.description,
+    creator: bench.creator,
+    questionCount: bench.questionCount,
+    globalRubric: traitSummaries(bench.getGlobalRubric()),
+    questions: bench.getQuestionIds().map((id) => {
+      const record = bench.getQuestion(id);
+      return {
+        id,
+        question: record.question,
+        rawAnswer: record.raw_answer,
+        finished: bench.isFinished(id),
+        hasTemplate: bench.hasTemplate(id),
+        templateLanguage: bench.getTemplateLanguage(id),
+        keywords: record.keywords ?? [],
+        rubric: traitSummaries(record.question_rubric),
+      };
+    }),
+  };
+}
+
+function clip(text: string, width: number): string {
+  const chars = Array.from(text.replace(/\s+/g, " "));
+  return chars.length > width ? `${chars.slice(0, width - 1).join("")}…` : chars.join("");
+}
+
+const mark = (flag: boolean) => (flag ? "yes" : "no");
+
+/** The readable form of {@link inspectSummary}. */
+export function inspectText(summary: InspectSummary, file: string): string {
+  const lines = [`${summary.name} (version ${summary.version}) by ${summary.creator}`, `file: ${file}`];
+  if (summary.description) lines.push(`description: ${summary.description}`);
+  const finished = summary.questions.filter((q) => q.finished).length;
+  const templated = summary.questions.filter((q) => q.hasTemplate).length;
+  const withRubric = summary.questions.filter((q) => q.rubric.length > 0).length;
+  lines.push(
+    "",
+    `questions: ${summary.questionCount} (${finished} finished, ${templated} with a template, ${withRubric} with their own rubric)`,
+  );
+  lines.push(
+    `global rubric: ${summary.globalRubric.length === 0 ? "none" : summary.globalRubric.map((t) => `${t.name} [${t.kind}]`).join(", ")}`,
+  );
+  if (summary.questions.length > 0) {
+    lines.push("", "  #  finished  template    traits  question");
+    summary.questions.forEach((q, i) => {
+      const template = q.hasTemplate ? q.templateLanguage : "none";
+      lines.push(
+        `${String(i + 1).padStart(3)}  ${mark(q.finished).padEnd(8)}  ${template.padEnd(10)}  ${String(q.rubric.length).padStart(6)}  ${clip(q.question, 70)}`,
+      );
+    });
+  }
+  return lines.join("\n");
+}
+
+/** The readable readiness report of `karenina checkpoint validate`. */
+export function readinessText(report: ReadinessReport, file: string): string {
+  const check = (ok: boolean, label: string, detail = "") =>
+    `  [${ok ? "ok" : "!!"}] ${label}${detail ? `: ${detail}` : ""}`;
+  const ids = (list: readonly string[]) =>
+    list.length > 5 ? `${list.slice(0, 5).join(", ")}, … (${list.length} in all)` : list.join(", ");
+  const lines = [
+    `${file}: ${report.ready_for_verification ? "ready for verification" : "NOT ready for verification"}`,
+    check(report.has_questions, "has questions"),
+    check(
+      report.all_have_templates,
+      "every question has a real template",
+      report.all_have_templates ? "" : `missing for ${ids(report.missing_templates)}`,
+    ),
+    check(
+      report.all_finished,
+      "every question is finished",
+      report.all_finished ? "" : `unfinished: ${ids(report.unfinished_questions)}`,
+    ),
+    check(
+      report.templates_valid,
+      "templates parse",
+      report.templates_valid ? "" : `${report.template_errors_count} with errors`,
+    ),
+    check(
+      report.rubrics_valid,
+      "rubric traits are complete",
+      report.rubrics_valid ? "" : `${report.rubric_errors_count} problems`,
+    ),
+  ];
+  for (const problem of report.template_errors) lines.push(`      ${problem.question_id}: ${problem.error}`);
+  for (const problem of report.rubric_errors) lines.push(`      ${problem.source}: ${problem.error}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,2 @@
+export type { PythonRegexOptions, TranslatedRegex } from "./translate.js";
+export { compilePythonRegex, PythonRegexError, translatePythonRegex } from "./translate.js";

@@ -1,0 +1,1 @@
+export * from "./python/index.js";

@@ -1,0 +1,9 @@
+export { checkPythonSyntax } from "./check-python-syntax.js";
+export { PythonExecutionError, SandboxError, SandboxMemoryError, SandboxTimeoutError } from "./errors.js";
+export type { JsonValue } from "./json-value.js";
+export {
+  type PythonRunRequest,
+  PythonSandbox,
+  type PythonSandboxOptions,
+  type PythonSyntaxCheck,
+} from "./python-sandbox.js";

@@ -1,0 +1,76 @@
+/**
+ * Messages between the host and the Pyodide worker. Requests and answers travel as JSON text; the only other
+ * payload is the interpreter snapshot's bytes. Nothing but data crosses the thread boundary.
+ */
+
+/** What the host hands the worker when it starts. */
+export interface WorkerData {
+  /** How far the WebAssembly memory may grow past its size after startup or the latest trusted setup. */
+  readonly memoryLimitBytes: number;
+  /**
+   * Memory image of a freshly started interpreter to start from (about 0.5 s instead of 2.5 s); `null` asks
+   * the worker to make one, before running anything, and send it back in a {@link SnapshotMessage}.
+   */
+  readonly snapshot: Uint8Array | null;
+}
+
+/** The Python operations the worker serves; see `python-source.ts`. */
+export type Operation = "run" | "setup" | "check";
+
+/** Host → worker: one request, `request` being the JSON text the Python handler reads. */
+export interface WorkerRequest {
+  readonly id: number;
+  readonly op: Operation;
+  readonly request: string;
+}
+
+/** Worker → host, once, after Pyodide has started and the sandbox is locked down. */
+export interface ReadyMessage {
+  readonly type: "ready";
+}
+
+/** Worker → host, once, when asked for a snapshot: taken before the lockdown and before any request. */
+export interface SnapshotMessage {
+  readonly type: "snapshot";
+  readonly snapshot: Uint8Array;
+}
+
+/** Worker → host, once, if Pyodide could not start. */
+export interface StartFailedMessage {
+  readonly type: "start-failed";
+  readonly message: string;
+}
+
+/** Worker → host: the Python handler answered (`response` is its JSON text). */
+export interface DoneMessage {
+  readonly type: "done";
+  readonly id: number;
+  readonly response: string;
+  /** Whether the memory limit refused a heap growth during the request. */
+  readonly memoryRefused: boolean;
+}
+
+/** Worker → host: the interpreter failed below Python (a fatal Pyodide error); the worker is unusable. */
+export interface CrashedMessage {
+  readonly type: "crashed";
+  readonly id: number;
+  readonly message: string;
+  readonly memoryRefused: boolean;
+}
+
+export type WorkerMessage =
+  | ReadyMessage
+  | SnapshotMessage
+  | StartFailedMessage
+  | DoneMessage
+  | CrashedMessage;
+
+/** The JSON the Python handler answers with. */
+export type PythonResponse =
+  | { readonly ok: true; readonly value: unknown }
+  | {
+      readonly ok: false;
+      readonly type: string;
+      readonly message: string;
+      readonly traceback: string;
+    };

@@ -1,0 +1,220 @@
+/**
+ * The Python half of the sandbox, run by the worker right after Pyodide starts and before any other code.
+ *
+ * The source only defines two functions, which the worker takes from `__main__` and calls directly (not
+ * through `runPython`, whose machinery lives in the `_pyodide` modules the lockdown dismantles):
+ * `_karenina_lock_down()` cuts every path from Python to JavaScript; `_karenina_handler()` then returns the
+ * function the worker calls for each request. It takes and returns JSON text only, so no JavaScript object
+ * ever enters Python and no Python object leaves it.
+ *
+ * The lockdown does not rely on hiding things from Python (adversarial code can walk `gc.get_objects()`,
+ * `object.__subclasses__()`, closures and frames), but on destroying the capabilities themselves:
+ * - every JsProxy (`js`, `pyodide_js`, the JS callbacks of asyncio's web loop, ...) is deleted from every
+ *   dict, list and closure cell the garbage collector can see, including the ones nothing imports;
+ * - the modules that bridge to JavaScript (`_pyodide_core`, `pyodide`, `_pyodide`), reach raw memory
+ *   (`_ctypes`, the `_test*` C modules) or reach the network and processes (`_socket`, `_ssl`, `asyncio`,
+ *   `_posixsubprocess`) are removed from `sys.modules`, their dicts cleared, and their functions deleted
+ *   wherever they are referenced;
+ * - all other built-in C modules are imported now, then `_imp.create_builtin` and `_imp.create_dynamic` are
+ *   deleted, so no C module can ever be created again: a blocked module cannot come back through
+ *   `importlib`, `sys.meta_path` tricks, `importlib.reload` or a direct `_imp` call;
+ * - a meta-path finder gives blocked imports a clear error (it is a courtesy, not the barrier).
+ */
+export const PYTHON_SANDBOX_SOURCE = `
+def _karenina_lock_down():
+    del globals()["_karenina_lock_down"]
+    import gc, sys, time, types, _imp
+
+    blocked_roots = (
+        "js", "pyodide_js", "pyodide", "_pyodide", "_pyodide_core", "micropip",
+        "ctypes", "_ctypes", "_testcapi", "_testinternalcapi", "_testlimitedcapi", "_testbuffer",
+        "_testclinic", "_testclinic_limited", "_testmultiphase", "_testsinglephase", "_xxtestfuzz",
+        "_remote_debugging", "socket", "_socket", "ssl", "_ssl", "asyncio", "_asyncio",
+        "subprocess", "_posixsubprocess", "multiprocessing", "_multiprocessing",
+    )
+
+    def is_blocked(name):
+        return isinstance(name, str) and any(name == r or name.startswith(r + ".") for r in blocked_roots)
+
+    # Undo Pyodide's patch of time.sleep, whose helpers the lockdown removes.
+    time.sleep = getattr(time.sleep, "__wrapped__", time.sleep)
+
+    for name in sys.builtin_module_names:
+        if not is_blocked(name) and name not in sys.modules:
+            try:
+                __import__(name)
+            except ImportError:
+                pass
+
+    # Held in tuples (never scrubbed) so that their ids stay valid while scrubbing.
+    doomed = tuple(m for n, m in list(sys.modules.items()) if is_blocked(n) and isinstance(m, types.ModuleType))
+    doomed_functions = tuple(
+        v
+        for m in doomed
+        for v in vars(m).values()
+        if isinstance(v, types.BuiltinFunctionType) and any(v.__self__ is d for d in doomed)
+    )
+    forbidden_ids = {id(v) for v in doomed + doomed_functions}
+    js_proxy = sys.modules["pyodide.ffi"].JsProxy
+    # Pyodide creates JsProxy subtypes at run time that __subclasses__() does not list: ask issubclass,
+    # once per type.
+    js_types = {}
+
+    def is_js_type(kind):
+        if kind not in js_types:
+            try:
+                js_types[kind] = issubclass(kind, js_proxy)
+            except Exception:
+                js_types[kind] = False
+        return js_types[kind]
+
+    def is_forbidden(value):
+        return is_js_type(type(value)) or id(value) in forbidden_ids
+
+    def holds_forbidden(obj):
+        refs = gc.get_referents(obj)
+        if isinstance(obj, types.FunctionType) and obj.__defaults__:
+            refs += obj.__defaults__
+        return any(is_forbidden(r) for r in refs)
+
+    def scrub(obj):
+        """Deletes the forbidden values held by a container, a function's defaults or an object's attributes."""
+        if isinstance(obj, type):
+            for key in [k for k, v in vars(obj).items() if is_forbidden(v)]:
+                try:
+                    type.__delattr__(obj, key)
+                except TypeError:
+                    pass
+        elif isinstance(obj, dict):
+            for key in [k for k, v in obj.items() if is_forbidden(v)]:
+                del obj[key]
+        elif isinstance(obj, list):
+            obj[:] = [v for v in obj if not is_forbidden(v)]
+        elif isinstance(obj, types.CellType):
+            obj.cell_contents = None
+        elif isinstance(obj, types.FunctionType):
+            obj.__defaults__ = None
+        else:
+            try:
+                scrub(object.__getattribute__(obj, "__dict__"))
+            except Exception:
+                pass
+
+    # Classes first, through type.__delattr__, so their dicts are never edited behind the type cache's back.
+    # Untracked dicts (holding only atoms such as JsProxies) are reached through their owners' referents.
+    tracked = gc.get_objects()
+    classes = [o for o in tracked if isinstance(o, type)]
+    others = [o for o in tracked if not isinstance(o, type)]
+    others += [r for o in tracked for r in gc.get_referents(o) if type(r) is dict and not gc.is_tracked(r)]
+    for obj in classes + others:
+        if holds_forbidden(obj):
+            scrub(obj)
+    del tracked, classes, others
+    for module in doomed:
+        vars(module).clear()
+    for name in [n for n in sys.modules if is_blocked(n)]:
+        del sys.modules[name]
+    del _imp.create_builtin, _imp.create_dynamic
+
+    class BlockedImports:
+        @staticmethod
+        def find_spec(fullname, path=None, target=None):
+            if is_blocked(fullname):
+                raise ImportError(f"import of {fullname!r} is blocked in the sandbox", name=fullname)
+            return None
+
+    sys.meta_path[:] = [BlockedImports] + [
+        f for f in sys.meta_path if not getattr(f, "__module__", "").startswith("_pyodide")
+    ]
+    sys.excepthook = sys.__excepthook__
+    (getattr(sys, "_clear_internal_caches", None) or sys._clear_type_cache)()
+    gc.collect()
+
+
+def _karenina_handler():
+    del globals()["_karenina_handler"]
+    import builtins, json, linecache, traceback
+
+    dumps, loads = json.dumps, json.loads
+    format_exception = traceback.format_exception
+    sandbox_file = "<karenina-sandbox>"
+
+    def plain(value, path):
+        if value is None or isinstance(value, (bool, str)):
+            return value
+        if isinstance(value, int):
+            return int(value)
+        if isinstance(value, float):
+            if value != value or value in (float("inf"), float("-inf")):
+                raise ValueError(f"result{path} is {value!r}, which JSON cannot hold")
+            return float(value)
+        if isinstance(value, (list, tuple)):
+            return [plain(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        if isinstance(value, dict):
+            out = {}
+            for k, v in value.items():
+                if not isinstance(k, str):
+                    raise TypeError(f"result{path} has a key of type {type(k).__name__}; JSON keys are strings")
+                out[str(k)] = plain(v, f"{path}[{k!r}]")
+            return out
+        raise TypeError(f"result{path} is a {type(value).__name__}, which is not JSON data")
+
+    def compiled(source, filename):
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        return compile(source, filename, "exec", dont_inherit=True)
+
+    def fresh_namespace(name):
+        return {"__name__": name, "__builtins__": builtins}
+
+    def run(request):
+        namespace = fresh_namespace("__sandbox__")
+        exec(compiled(request["code"], "<code>"), namespace)
+        target = eval(request["entry"], namespace)
+        if "args" in request:
+            target = target(*request["args"])
+        return plain(target, "")
+
+    def setup(request):
+        exec(compiled(request["code"], "<setup>"), fresh_namespace("__sandbox_setup__"))
+        return None
+
+    def check(request):
+        try:
+            compile(request["code"], "<template>", "exec", dont_inherit=True)
+        except SyntaxError as error:
+            return {"ok": False, "message": f"Syntax error: {error.msg} at line {error.lineno}", "line": error.lineno}
+        except Exception as error:
+            return {"ok": False, "message": f"Parse error: {error}", "line": None}
+        return {"ok": True}
+
+    operations = {"run": run, "setup": setup, "check": check}
+
+    def user_traceback(error):
+        tb = error.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename == sandbox_file:
+            tb = tb.tb_next
+        return "".join(format_exception(type(error), error, tb))
+
+    def safely(describe, error):
+        try:
+            return str(describe(error))
+        except BaseException:
+            return f"<unprintable {type(error).__name__}>"
+
+    def failure(error):
+        return {
+            "ok": False,
+            "type": type(error).__name__,
+            "message": safely(str, error),
+            "traceback": safely(user_traceback, error),
+        }
+
+    def handle(request_text):
+        try:
+            request = loads(request_text)
+            return dumps({"ok": True, "value": operations[request["op"]](request)})
+        except BaseException as error:
+            return dumps(failure(error))
+
+    return handle
+`;
