@@ -66,7 +66,6 @@ import {
 } from "./queries.js";
 import { newItem, templateName } from "./question-items.js";
 import {
-  type HealthStatus,
   healthRecommendations,
   healthScore,
   healthStatus,
@@ -76,138 +75,23 @@ import {
   type TemplateProblem,
 } from "./readiness.js";
 import { checkTemplateSyntax, type TemplateSyntaxChecker } from "./template-syntax.js";
+import type {
+  AddQuestionOptions,
+  BenchmarkOptions,
+  BenchmarkStatistics,
+  BenchmarkSummary,
+  FinishedTemplate,
+  HealthReport,
+  LoadOptions,
+  QuestionMetadata,
+  QuestionMetadataUpdate,
+  QuestionRecordInput,
+  SaveOptions,
+  TemplateSource,
+} from "./types.js";
 
 const FORMAT_VERSION = "3.0.0-jsonld";
 const IN_MEMORY = "<benchmark>";
-
-/** Metadata a new benchmark starts from (defaults as in the original). */
-export interface BenchmarkOptions {
-  name: string;
-  description?: string;
-  version?: string;
-  creator?: string;
-  /** Where question workspaces live on this machine; never saved in the checkpoint. */
-  workspaceRoot?: string | null;
-}
-
-export interface LoadOptions {
-  /** Where question workspaces live on this machine; `workspace_path`s resolve under it. */
-  workspaceRoot?: string | null;
-}
-
-export interface SaveOptions {
-  /** Keep the `deep_judgment_*` settings of LLM traits (the original strips them by default). */
-  saveDeepJudgmentConfig?: boolean;
-}
-
-/** A template given as code: a string is Python, as in the original. */
-export type TemplateSource = string | { code: string; language: TemplateLanguage };
-
-/** Options of {@link Benchmark.addQuestion}; they override the fields of a question object or record. */
-export interface AddQuestionOptions {
-  answerTemplate?: TemplateSource;
-  /** A custom id instead of the computed one; refused when already used. */
-  questionId?: string;
-  /** Defaults to true, as in the original's Python API (its GUI passes false). */
-  finished?: boolean;
-  author?: Record<string, unknown> | null;
-  sources?: Record<string, unknown>[] | null;
-  customMetadata?: Record<string, unknown> | null;
-  fewShotExamples?: Record<string, string>[] | null;
-  answerNotes?: string | null;
-  keywords?: string[] | null;
-  workspacePath?: string | null;
-}
-
-/**
- * A question given as a plain record, as the original's dict form. As there, only these keys are read;
- * others are ignored.
- */
-export interface QuestionRecordInput {
-  question: string;
-  raw_answer?: string;
-  answer_template?: TemplateSource | null;
-  question_id?: string | null;
-  finished?: boolean;
-  author?: Record<string, unknown> | null;
-  sources?: Record<string, unknown>[] | null;
-  custom_metadata?: Record<string, unknown> | null;
-  few_shot_examples?: Record<string, string>[] | null;
-  answer_notes?: string | null;
-  [other: string]: unknown;
-}
-
-/** The clean summary of one question (spec 01 §4.4), keys in the original's order. */
-export interface QuestionMetadata {
-  id: string;
-  question: string;
-  raw_answer: string;
-  date_created: string;
-  date_modified: string;
-  finished: boolean;
-  author: unknown;
-  sources: unknown;
-  custom_metadata: Record<string, unknown> | null;
-  has_template: boolean;
-  has_rubric: boolean;
-}
-
-/** The fields `updateQuestionMetadata` changes. */
-export interface QuestionMetadataUpdate {
-  question?: string;
-  raw_answer?: string;
-  author?: unknown;
-  sources?: unknown;
-  custom_metadata?: Record<string, unknown>;
-}
-
-export interface HealthReport {
-  health_score: number;
-  health_status: HealthStatus;
-  timestamp: string;
-  readiness: ReadinessReport;
-  statistics: BenchmarkStatistics;
-  recommendations: string[];
-}
-
-export interface BenchmarkSummary {
-  name: string;
-  version: string;
-  creator: string;
-  created_at: string;
-  modified_at: string;
-  question_count: number;
-  finished_count: number;
-  has_template_count: number;
-  has_rubric_count: number;
-  progress_percentage: number;
-  is_complete: boolean;
-  has_global_rubric: boolean;
-  global_rubric_traits: number;
-}
-
-export interface BenchmarkStatistics extends BenchmarkSummary {
-  avg_template_length: number;
-  min_template_length: number;
-  max_template_length: number;
-  questions_with_custom_metadata: number;
-}
-
-/** What the pipeline receives for each finished question (spec 01 §4.8). */
-export interface FinishedTemplate {
-  question_id: string;
-  question_text: string;
-  question_preview: string;
-  raw_answer: string;
-  template_code: string;
-  template_language: TemplateLanguage;
-  last_modified: string;
-  finished: true;
-  question_rubric: Record<string, unknown> | null;
-  keywords: string[] | null;
-  few_shot_examples: unknown;
-  workspace_path: string | null;
-}
 
 interface Entry {
   element: DataFeedItem;

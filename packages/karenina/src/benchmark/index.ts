@@ -1,18 +1,4 @@
-export {
-  type AddQuestionOptions,
-  Benchmark,
-  type BenchmarkOptions,
-  type BenchmarkStatistics,
-  type BenchmarkSummary,
-  type FinishedTemplate,
-  type HealthReport,
-  type LoadOptions,
-  type QuestionMetadata,
-  type QuestionMetadataUpdate,
-  type QuestionRecordInput,
-  type SaveOptions,
-  type TemplateSource,
-} from "./benchmark.js";
+export { Benchmark } from "./benchmark.js";
 export {
   BenchmarkUsageError,
   DuplicateQuestionError,
@@ -22,3 +8,17 @@ export {
 export type { MatchMode, QuestionFilter, SearchOptions } from "./queries.js";
 export type { HealthStatus, ReadinessReport, RubricProblem, TemplateProblem } from "./readiness.js";
 export { checkTemplateSyntax, type TemplateSyntaxChecker } from "./template-syntax.js";
+export type {
+  AddQuestionOptions,
+  BenchmarkOptions,
+  BenchmarkStatistics,
+  BenchmarkSummary,
+  FinishedTemplate,
+  HealthReport,
+  LoadOptions,
+  QuestionMetadata,
+  QuestionMetadataUpdate,
+  QuestionRecordInput,
+  SaveOptions,
+  TemplateSource,
+} from "./types.js";

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { parseRubricTrait, type RubricTrait, type TraitType, traitKindLabel } from "../model/rubric/index.js";
+import { thrown } from "../test-support/thrown.js";
 import { CheckpointError } from "./errors.js";
 import { type PropertyValue, type Rating, RatingSchema } from "./jsonld-schema.js";
 import {
@@ -36,15 +37,7 @@ const pv = (name: string, value?: unknown): PropertyValue =>
 const rating = (fields: Partial<Rating> & Pick<Rating, "additionalType">): Rating =>
   RatingSchema.parse({ name: "t", bestRating: 1, worstRating: 0, ...fields });
 
-const checkpointError = (run: () => unknown): CheckpointError => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof CheckpointError) return error;
-    throw error;
-  }
-  throw new Error("expected a CheckpointError");
-};
+const checkpointError = (run: () => unknown): CheckpointError => thrown(CheckpointError, run);
 
 const roundTrip = (trait: RubricTrait, scope: TraitScope) =>
   ratingToTrait(traitToRating(trait, scope), CTX).trait;

@@ -3,10 +3,10 @@ import {
   ClassesSchema,
   isTemplateKind,
   LITERAL_WITHOUT_CLASSES,
-  literalRange,
   OptionalTextSchema,
   TraitKindSchema,
   TraitNameSchema,
+  withJudgedDefaults,
 } from "./trait-fields.js";
 
 export const CONTEXT_MODES = ["workspace_only", "trace_and_workspace", "trace_only"] as const;
@@ -60,11 +60,7 @@ export const AgenticTraitSchema = AgenticTraitFields.superRefine((trait, ctx) =>
       message: "materialize_trace is not allowed with context_mode='workspace_only'",
     });
   }
-}).transform((trait) => ({
-  ...trait,
-  ...(trait.kind === "literal" && trait.classes !== null ? literalRange(trait.classes) : {}),
-  higher_is_better: trait.higher_is_better === undefined ? true : trait.higher_is_better,
-}));
+}).transform(withJudgedDefaults);
 
 export type AgenticTrait = z.infer<typeof AgenticTraitSchema>;
 export type AgenticTraitInput = z.input<typeof AgenticTraitSchema>;

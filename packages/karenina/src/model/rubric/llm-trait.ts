@@ -4,10 +4,10 @@ import {
   classesProblem,
   isTemplateKind,
   LITERAL_WITHOUT_CLASSES,
-  literalRange,
   OptionalTextSchema,
   TraitKindSchema,
   TraitNameSchema,
+  withJudgedDefaults,
 } from "./trait-fields.js";
 
 /** The fields of an LLM-judged trait, in the original's order (spec 03 §2.1). */
@@ -62,11 +62,7 @@ export const LlmTraitSchema = LlmTraitFields.superRefine((trait, ctx) => {
       message: "deep judgment is not supported for template-kind traits",
     });
   }
-}).transform((trait) => ({
-  ...trait,
-  ...(trait.kind === "literal" && trait.classes !== null ? literalRange(trait.classes) : {}),
-  higher_is_better: trait.higher_is_better === undefined ? true : trait.higher_is_better,
-}));
+}).transform(withJudgedDefaults);
 
 export type LlmTrait = z.infer<typeof LlmTraitSchema>;
 export type LlmTraitInput = z.input<typeof LlmTraitSchema>;

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { thrown } from "../../test-support/thrown.js";
 import {
   isEmptyRubric,
   mergeRubrics,
@@ -14,15 +15,7 @@ import {
   validateRubricForReadiness,
 } from "./index.js";
 
-const rubricError = (run: () => unknown): RubricError => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof RubricError) return error;
-    throw error;
-  }
-  throw new Error("expected a RubricError");
-};
+const rubricError = (run: () => unknown): RubricError => thrown(RubricError, run);
 
 const llm = (name: string, kind: "boolean" | "score" = "score") => parseRubricTrait({ name, kind }, "llm");
 const regex = (name: string) => parseRubricTrait({ name, pattern: "x" }, "regex");

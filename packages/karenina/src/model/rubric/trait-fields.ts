@@ -54,6 +54,20 @@ export function classesProblem(classes: Record<string, string>): string | null {
 
 export const LITERAL_WITHOUT_CLASSES = "classes field is required when kind='literal'";
 
+/**
+ * What parsing does to LLM and agentic traits after validation: a literal trait's range becomes 0 … n−1, and
+ * an omitted `higher_is_better` becomes true (the original's "legacy default", spec 03 §2.4).
+ */
+export function withJudgedDefaults<
+  T extends { kind: unknown; classes: Classes; higher_is_better?: boolean | null },
+>(trait: T): T & { higher_is_better: boolean | null } {
+  return {
+    ...trait,
+    ...(trait.kind === "literal" && trait.classes !== null ? literalRange(trait.classes) : {}),
+    higher_is_better: trait.higher_is_better === undefined ? true : trait.higher_is_better,
+  };
+}
+
 /** The score range a literal trait is forced to: 0 … n−1 (spec 03 §2.2). */
 export function literalRange(classes: Record<string, string>): { min_score: number; max_score: number } {
   return { min_score: 0, max_score: Object.keys(classes).length - 1 };

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { thrown } from "../../test-support/thrown.js";
 import {
   AgenticTraitSchema,
   CallableTraitSchema,
@@ -11,15 +12,7 @@ import {
   traitKindLabel,
 } from "./index.js";
 
-const rubricError = (run: () => unknown): RubricError => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof RubricError) return error;
-    throw error;
-  }
-  throw new Error("expected a RubricError");
-};
+const rubricError = (run: () => unknown): RubricError => thrown(RubricError, run);
 
 const TEMPLATE = { type: "template", schema: { title: "Tone", properties: { formal: { type: "boolean" } } } };
 const TWO_CLASSES = { low: "Not at all", high: "Very much" };
