@@ -162,13 +162,13 @@ describe("adding questions", () => {
 });
 
 describe("templates", () => {
-  test("hasTemplate is false for the placeholder, getTemplate refuses it, getMissingTemplates lists it", () => {
+  test("hasTemplate is false for the placeholder, getTemplate refuses it, getMissingTemplates lists it", async () => {
     const bench = Benchmark.create({ name: "b" });
     const id = bench.addQuestion("Q?", "A");
     expect(() => bench.getTemplate(id)).toThrow(MissingTemplateError);
     expect(() => bench.getTemplate(id)).toThrow(`Question ${id} has no template`);
     expect(bench.getMissingTemplates().map((q) => q.id)).toEqual([id]);
-    bench.addAnswerTemplate(id, TEMPLATE);
+    await bench.addAnswerTemplate(id, TEMPLATE);
     expect(bench.hasTemplate(id)).toBe(true);
     expect(bench.getMissingTemplates()).toEqual([]);
     expect(bench.hasTemplate("unknown")).toBe(false);
@@ -182,12 +182,12 @@ describe("templates", () => {
     expect(bench.getQuestion(id).id).toBe(id);
   });
 
-  test("applyGlobalTemplate skips questions on the placeholder (seed 004) and fills empty ones", () => {
+  test("applyGlobalTemplate skips questions on the placeholder (seed 004) and fills empty ones", async () => {
     const doc = Benchmark.create({ name: "b" });
     const placeholder = doc.addQuestion("On placeholder?", "A");
     const empty = doc.addQuestion("Empty?", "A", { answerTemplate: "" });
     const real = doc.addQuestion("Real?", "A", { answerTemplate: TEMPLATE });
-    expect(doc.applyGlobalTemplate("class Answer(BaseAnswer):\n    pass\n")).toEqual([empty]);
+    expect(await doc.applyGlobalTemplate("class Answer(BaseAnswer):\n    pass\n")).toEqual([empty]);
     expect(doc.hasTemplate(placeholder)).toBe(false);
     expect(doc.getTemplate(real)).toBe(TEMPLATE);
     expect(doc.getTemplate(empty)).toBe("class Answer(BaseAnswer):\n    pass\n");
@@ -203,13 +203,13 @@ describe("templates", () => {
     expect(again.getTemplate(id)).toBe("export default {}");
   });
 
-  test("copyTemplate copies code and language; unknown ids are refused", () => {
+  test("copyTemplate copies code and language; unknown ids are refused", async () => {
     const bench = Benchmark.create({ name: "b" });
     const from = bench.addQuestion("A?", "a", { answerTemplate: TEMPLATE });
     const to = bench.addQuestion("B?", "b");
-    bench.copyTemplate(from, to);
+    await bench.copyTemplate(from, to);
     expect(bench.getTemplate(to)).toBe(TEMPLATE);
-    expect(() => bench.addAnswerTemplate("nope", TEMPLATE)).toThrow(QuestionNotFoundError);
+    await expect(bench.addAnswerTemplate("nope", TEMPLATE)).rejects.toThrow(QuestionNotFoundError);
   });
 
   test("getFinishedTemplates lists finished questions for the pipeline", () => {
@@ -459,7 +459,7 @@ describe("readiness and health", () => {
       unfinished_questions: [b],
       unfinished_count: 1,
     });
-    bench.addAnswerTemplate(b, TEMPLATE);
+    await bench.addAnswerTemplate(b, TEMPLATE);
     bench.markFinished(b);
     expect((await bench.checkReadiness(syntaxOk)).ready_for_verification).toBe(true);
     expect(a).toBeTruthy();

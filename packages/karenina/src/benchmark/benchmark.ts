@@ -48,6 +48,13 @@ import {
   validateRubricForReadiness,
 } from "../model/index.js";
 import {
+  type AnswerTemplate,
+  loadTemplate,
+  type TemplateInput,
+  templateCode,
+  templateProblem,
+} from "../templates/index.js";
+import {
   BenchmarkUsageError,
   DuplicateQuestionError,
   MissingTemplateError,
@@ -74,7 +81,6 @@ import {
   readinessReport,
   type TemplateProblem,
 } from "./readiness.js";
-import { checkTemplateSyntax, type TemplateSyntaxChecker } from "./template-syntax.js";
 import type {
   AddQuestionOptions,
   BenchmarkOptions,
@@ -87,8 +93,13 @@ import type {
   QuestionMetadataUpdate,
   QuestionRecordInput,
   SaveOptions,
-  TemplateSource,
 } from "./types.js";
+
+/**
+ * Checks one template; resolves to null when it is valid, else to what is wrong. The default loads the template
+ * in its sandbox (spec 02 §8), running its ground-truth code but not `verify`.
+ */
+export type TemplateValidator = (code: string, language: TemplateLanguage) => Promise<string | null>;
 
 const FORMAT_VERSION = "3.0.0-jsonld";
 const IN_MEMORY = "<benchmark>";
@@ -122,10 +133,6 @@ function traitsOf(rubric: RubricInput | readonly RubricTraitInput[] | null): Rub
     : rubricTraits(parseRubric(rubric));
   rubricFromTraits(traits);
   return traits;
-}
-
-function templateSource(source: TemplateSource): { code: string; language: TemplateLanguage } {
-  return typeof source === "string" ? { code: source, language: "Python" } : source;
 }
 
 /**
@@ -533,7 +540,7 @@ export class Benchmark implements Iterable<QuestionRecord> {
           `workspace_path ${JSON.stringify(options.workspacePath)}: expected ${problem}`,
         );
     }
-    const template = options.answerTemplate === undefined ? null : templateSource(options.answerTemplate);
+    const template = options.answerTemplate === undefined ? null : templateCode(options.answerTemplate);
     const now = pythonIsoTimestamp();
     const finished = options.finished ?? true;
     const element = newItem({
@@ -798,20 +805,27 @@ export class Benchmark implements Iterable<QuestionRecord> {
   // ── templates ───────────────────────────────────────────────────────────────────────────────────────
 
   /**
-   * Sets a question's template (replacing the placeholder or a previous template). A string is Python code.
-   * The finished flag does not change.
+   * Sets a question's template, replacing the placeholder or a previous one, after validating it in its sandbox.
+   * A string is Python code, as in the original; a TemplateSpec is stored as VerifiedField Python; a template
+   * from `defineAnswerTemplate` as its JavaScript source. The finished flag does not change.
+   * @throws {TemplateError} `Invalid template: <what to fix>` (checked before the id, as in the original).
+   * @throws {QuestionNotFoundError} for an unknown id.
    */
-  addAnswerTemplate(id: string, template: TemplateSource): void {
-    const entry = this.#entry(id);
-    const { code, language } = templateSource(template);
+  async addAnswerTemplate(id: string, template: TemplateInput): Promise<void> {
+    const { code, language } = templateCode(template);
+    await loadTemplate(code, language);
+    this.#setTemplate(this.#entry(id), id, code, language);
+  }
+
+  #setTemplate(entry: Entry, id: string, code: string, language: TemplateLanguage): void {
     entry.element.item.hasPart.text = code;
     entry.element.item.hasPart.programmingLanguage = language;
     this.#touchQuestion(entry);
     this.#refresh(id, entry);
   }
 
-  updateTemplate(id: string, template: TemplateSource): void {
-    this.addAnswerTemplate(id, template);
+  updateTemplate(id: string, template: TemplateInput): Promise<void> {
+    return this.addAnswerTemplate(id, template);
   }
 
   /** True when the question holds a real template: not empty and not the default placeholder. */
@@ -832,8 +846,8 @@ export class Benchmark implements Iterable<QuestionRecord> {
     return this.#entry(id).element.item.hasPart.programmingLanguage;
   }
 
-  copyTemplate(fromId: string, toId: string): void {
-    this.addAnswerTemplate(toId, {
+  copyTemplate(fromId: string, toId: string): Promise<void> {
+    return this.addAnswerTemplate(toId, {
       code: this.getTemplate(fromId),
       language: this.getTemplateLanguage(fromId),
     });
@@ -847,21 +861,33 @@ export class Benchmark implements Iterable<QuestionRecord> {
    * Gives the template to every question that has none at all and returns their ids. As seed 004 says, a question
    * on the default placeholder counts as having one and is skipped; use {@link addAnswerTemplate} to replace it.
    */
-  applyGlobalTemplate(template: TemplateSource): string[] {
+  async applyGlobalTemplate(template: TemplateInput): Promise<string[]> {
+    const { code, language } = templateCode(template);
+    await loadTemplate(code, language);
     const applied: string[] = [];
     for (const [id, entry] of this.#entries) {
       if (entry.record.answer_template.trim() !== "") continue;
-      this.addAnswerTemplate(id, template);
+      this.#setTemplate(entry, id, code, language);
       applied.push(id);
     }
     return applied;
   }
 
   /**
-   * Checks that every non-empty template parses (syntax only, nothing runs): Python is compiled inside the
-   * sandboxed interpreter unless another `check` is given. Returns the problems, one per bad template.
+   * The question's template, loaded and ready to verify parsed answers (the placeholder too, whose `verify` is
+   * always false). Loads are cached by code.
+   * @throws {TemplateError} when the stored template is invalid.
    */
-  async validateTemplates(check: TemplateSyntaxChecker = checkTemplateSyntax): Promise<TemplateProblem[]> {
+  getAnswerTemplate(id: string): Promise<AnswerTemplate> {
+    const entry = this.#entry(id);
+    return loadTemplate(entry.record.answer_template, entry.element.item.hasPart.programmingLanguage);
+  }
+
+  /**
+   * Validates every non-empty template by loading it in its sandbox (unless another `check` is given); returns
+   * the problems, one per bad template.
+   */
+  async validateTemplates(check: TemplateValidator = templateProblem): Promise<TemplateProblem[]> {
     const problems: TemplateProblem[] = [];
     for (const [id, entry] of this.#entries) {
       const code = entry.record.answer_template;
@@ -1000,12 +1026,12 @@ export class Benchmark implements Iterable<QuestionRecord> {
   // ── readiness and health ────────────────────────────────────────────────────────────────────────────
 
   /** Whether the benchmark is ready to verify, with the reasons when it is not. */
-  async checkReadiness(check?: TemplateSyntaxChecker): Promise<ReadinessReport> {
+  async checkReadiness(check?: TemplateValidator): Promise<ReadinessReport> {
     return readinessReport(this.#rows(), await this.validateTemplates(check), this.validateRubrics());
   }
 
   /** A score from 0 to 100 with a status and recommendations (seed 004's table). */
-  async getHealthReport(check?: TemplateSyntaxChecker): Promise<HealthReport> {
+  async getHealthReport(check?: TemplateValidator): Promise<HealthReport> {
     const readiness = await this.checkReadiness(check);
     const score = healthScore(readiness, this.getProgress());
     return {

@@ -1,4 +1,4 @@
-export { Benchmark } from "./benchmark.js";
+export { Benchmark, type TemplateValidator } from "./benchmark.js";
 export {
   BenchmarkUsageError,
   DuplicateQuestionError,
@@ -7,7 +7,6 @@ export {
 } from "./errors.js";
 export type { MatchMode, QuestionFilter, SearchOptions } from "./queries.js";
 export type { HealthStatus, ReadinessReport, RubricProblem, TemplateProblem } from "./readiness.js";
-export { checkTemplateSyntax, type TemplateSyntaxChecker } from "./template-syntax.js";
 export type {
   AddQuestionOptions,
   BenchmarkOptions,
@@ -20,5 +19,4 @@ export type {
   QuestionMetadataUpdate,
   QuestionRecordInput,
   SaveOptions,
-  TemplateSource,
 } from "./types.js";

@@ -1,4 +1,5 @@
 import type { TemplateLanguage } from "../checkpoint/index.js";
+import type { TemplateInput } from "../templates/index.js";
 import type { HealthStatus, ReadinessReport } from "./readiness.js";
 
 /** Metadata a new benchmark starts from (defaults as in the original). */
@@ -21,12 +22,9 @@ export interface SaveOptions {
   saveDeepJudgmentConfig?: boolean;
 }
 
-/** A template given as code: a string is Python, as in the original. */
-export type TemplateSource = string | { code: string; language: TemplateLanguage };
-
 /** Options of {@link Benchmark.addQuestion}; they override the fields of a question object or record. */
 export interface AddQuestionOptions {
-  answerTemplate?: TemplateSource;
+  answerTemplate?: TemplateInput;
   /** A custom id instead of the computed one; refused when already used. */
   questionId?: string;
   /** Defaults to true, as in the original's Python API (its GUI passes false). */
@@ -47,7 +45,7 @@ export interface AddQuestionOptions {
 export interface QuestionRecordInput {
   question: string;
   raw_answer?: string;
-  answer_template?: TemplateSource | null;
+  answer_template?: TemplateInput | null;
   question_id?: string | null;
   finished?: boolean;
   author?: Record<string, unknown> | null;

@@ -1,1 +1,2 @@
-export { BUNDLED_EXAMPLE, type CliIo, EXIT, runCli } from "./program.js";
+export { BUNDLED_EXAMPLE, type CliIo, EXIT } from "./cli-io.js";
+export { runCli } from "./program.js";

@@ -7,7 +7,8 @@ import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
 import { Benchmark } from "../benchmark/index.js";
 import { conformancePath, hasConformance, SKIP_REASON } from "../test-support/conformance.js";
-import { BUNDLED_EXAMPLE, EXIT, runCli } from "./program.js";
+import { BUNDLED_EXAMPLE, EXIT } from "./cli-io.js";
+import { runCli } from "./program.js";
 
 async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";
@@ -82,7 +83,7 @@ describe("karenina checkpoint inspect", () => {
       { type: "callable", name: "c", kind: "boolean", callable_code: "" },
       { type: "metric", name: "m", metrics: ["precision"], tp_instructions: ["x"] },
       { type: "agentic", name: "a", description: "look", kind: "boolean" },
-    ] as never);
+    ]);
     const file = join(await mkdtemp(join(tmpdir(), "karenina-")), "k.jsonld");
     await bench.save(file);
     const summary = JSON.parse((await run("checkpoint", "inspect", file, "--json")).out);

@@ -1,1 +1,2 @@
+export * from "./javascript/index.js";
 export * from "./python/index.js";

@@ -76,5 +76,5 @@ export interface AnswerTemplate {
 
 /** A template that is invalid (spec 02 §8) or cannot be loaded; the message says what to fix. */
 export class TemplateError extends KareninaError {
-  override readonly name = "TemplateError";
+  override readonly name: string = "TemplateError";
 }

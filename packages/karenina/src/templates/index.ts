@@ -9,6 +9,8 @@ export type {
 } from "./answer-template.js";
 export { TemplateError } from "./answer-template.js";
 export { type Coerced, type CoercionProblem, coerceToSchema, describeProblems } from "./coerce.js";
+export * from "./declarative/index.js";
+export * from "./javascript/index.js";
 export {
   answerClassSchema,
   INHERITED_ID_PROPERTY,
@@ -18,4 +20,18 @@ export {
   type SchemaField,
   sortSchemaKeys,
 } from "./judge-schema.js";
+export {
+  loadTemplate,
+  loadTemplateInput,
+  type TemplateCode,
+  type TemplateInput,
+  templateCode,
+  templateProblem,
+} from "./load-template.js";
+export {
+  defaultPythonSandbox,
+  type LoadPythonTemplateOptions,
+  loadPythonTemplate,
+  PythonTemplate,
+} from "./python/index.js";
 export { verifyRegexChecks } from "./regex-checks.js";

@@ -25,6 +25,16 @@ function rubricProblems(rubric: Rubric): [string, string][] {
       problems.push([name, `Score trait '${name}' needs both min_score and max_score`]);
     }
   }
+  for (const { name, kind, min_score, max_score } of [
+    ...rubric.llm_traits,
+    ...rubric.callable_traits,
+    ...rubric.agentic_traits,
+  ]) {
+    // Our addition: the original accepts such a range, but no score can then be both valid and meaningful.
+    if (kind === "score" && min_score !== null && max_score !== null && min_score >= max_score) {
+      problems.push([name, `Score trait '${name}' has min_score (${min_score}) ≥ max_score (${max_score})`]);
+    }
+  }
   for (const { name, pattern } of rubric.regex_traits) {
     if (pattern === "") problems.push([name, `Regex trait '${name}' has an empty pattern`]);
   }

@@ -235,3 +235,12 @@ describe("readiness checks", () => {
     expect(validateRubricForReadiness(null, "global")).toEqual([]);
   });
 });
+
+test("a score trait whose min is not below its max is a readiness problem", () => {
+  const rubric = parseRubric({
+    llm_traits: [{ name: "clarity", kind: "score", description: "d", min_score: 5, max_score: 5 }],
+  });
+  expect(validateRubricForReadiness(rubric, "global")).toEqual([
+    { source: "clarity", error: "Score trait 'clarity' has min_score (5) ≥ max_score (5)" },
+  ]);
+});

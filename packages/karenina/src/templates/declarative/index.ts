@@ -1,0 +1,85 @@
+export {
+  compositionLabel,
+  evaluateStrategy,
+  granularScore,
+  type StrategyNode,
+  StrategyNodeSchema,
+  strategyFromSpec,
+  strategyToSpec,
+  type WeightedScore,
+} from "./composition.js";
+export {
+  type ConditionalGroundTruth,
+  ConditionalGroundTruthSchema,
+  compileConditional,
+  GroundTruthCaseSchema,
+  isConditional,
+  resolveSource,
+} from "./conditional.js";
+export { parseDateutil } from "./dates/dateutil-parse.js";
+export { DateParseError, type PyDateTime } from "./dates/py-datetime.js";
+export { strptime } from "./dates/strptime.js";
+export { type DeclarativeEvaluation, DeclarativeTemplate } from "./declarative-template.js";
+export {
+  NotDeclarativeError,
+  PrimitiveError,
+  type PythonExceptionKind,
+  TemplateSpecError,
+  VerificationError,
+} from "./errors.js";
+export { loadDeclarativeTemplate } from "./load-declarative-template.js";
+export {
+  compileNormalizers,
+  type Normalizer,
+  type SynonymMap,
+  SynonymMapSchema,
+} from "./primitives/normalizers.js";
+export {
+  FIELD_TYPES,
+  type FieldType,
+  type Primitive,
+  type PrimitiveDefinition,
+  parametersJsonSchema,
+  type SerializedPrimitive,
+  type TracePrimitive,
+  type ValuePrimitive,
+} from "./primitives/primitive.js";
+export {
+  createPrimitive,
+  PRIMITIVE_NAMES,
+  PRIMITIVES,
+  primitiveDefinition,
+  primitiveFloatParameters,
+  primitiveFromJson,
+} from "./primitives/registry.js";
+export { isDeclarativePython, type PythonSpec, pythonToSpec } from "./python-to-spec.js";
+export {
+  floatRepr,
+  PYTHON_PUNCTUATION,
+  PYTHON_WHITESPACE,
+  PyFloat,
+  parsePyFloat,
+  plainJson,
+  pyCollapseWhitespace,
+  pyEquals,
+  pyFloat,
+  pyRepr,
+  pySplit,
+  pyStr,
+  pyStrip,
+  pyTruthy,
+  removePunctuation,
+  stringRepr,
+} from "./python-values.js";
+export { specToPython } from "./spec-to-python.js";
+export {
+  type TemplateFieldSpec,
+  type TemplateFieldSpecInput,
+  TemplateFieldSpecSchema,
+  type TemplateSpec,
+  type TemplateSpecInput,
+  TemplateSpecSchema,
+  type VerifyStrategySpec,
+  VerifyStrategySpecSchema,
+} from "./template-spec.js";
+export { validateSpec } from "./validate-spec.js";

@@ -1,0 +1,89 @@
+import type { TemplateLanguage } from "../checkpoint/index.js";
+import { KareninaError } from "../errors/index.js";
+import { type AnswerTemplate, TemplateError } from "./answer-template.js";
+import {
+  isDeclarativePython,
+  loadDeclarativeTemplate,
+  specToPython,
+  type TemplateSpec,
+  TemplateSpecSchema,
+} from "./declarative/index.js";
+import { isTypeScriptTemplate, loadJavaScriptTemplate, type TypeScriptTemplate } from "./javascript/index.js";
+import { loadPythonTemplate } from "./python/index.js";
+
+/** Template code as a checkpoint stores it. */
+export interface TemplateCode {
+  code: string;
+  language: TemplateLanguage;
+}
+
+/**
+ * Anything a template can be given as: Python source (a string, as in the original), code with its language,
+ * a declarative TemplateSpec, or a template defined in TypeScript with `defineAnswerTemplate`.
+ */
+export type TemplateInput = string | TemplateCode | TemplateSpec | TypeScriptTemplate;
+
+function isTemplateCode(input: object): input is TemplateCode {
+  return "code" in input && "language" in input;
+}
+
+/**
+ * What a checkpoint stores for a template: declarative specs become the original's VerifiedField Python (so the
+ * original can load them), TypeScript templates their JavaScript source.
+ * @example
+ * templateCode("class Answer(BaseAnswer):\n    pass\n").language; // "Python"
+ */
+export function templateCode(input: TemplateInput): TemplateCode {
+  if (typeof input === "string") return { code: input, language: "Python" };
+  if (isTypeScriptTemplate(input)) return { code: input.source, language: "JavaScript" };
+  if (isTemplateCode(input)) return input;
+  return { code: specToPython(TemplateSpecSchema.parse(input)), language: "Python" };
+}
+
+const loaded = new Map<string, Promise<AnswerTemplate>>();
+const CACHE_LIMIT = 1000;
+
+/**
+ * Loads (and so validates) template code: JavaScript runs in QuickJS; Python VerifiedField templates run
+ * natively as declarative templates; other Python runs in the Pyodide sandbox. Loads are cached by code.
+ * @throws {TemplateError} `Invalid template: <what to fix>`.
+ */
+export function loadTemplate(code: string, language: TemplateLanguage): Promise<AnswerTemplate> {
+  const key = `${language}\u0000${code}`;
+  let template = loaded.get(key);
+  if (template === undefined) {
+    template = loadUncached(code, language);
+    if (loaded.size >= CACHE_LIMIT) loaded.delete(loaded.keys().next().value as string);
+    loaded.set(key, template);
+    template.catch(() => loaded.delete(key));
+  }
+  return template;
+}
+
+async function loadUncached(code: string, language: TemplateLanguage): Promise<AnswerTemplate> {
+  try {
+    if (language === "JavaScript") return await loadJavaScriptTemplate(code);
+    if (isDeclarativePython(code)) return loadDeclarativeTemplate(code);
+    return await loadPythonTemplate(code, { lenientDummyCheck: true });
+  } catch (error) {
+    if (error instanceof TemplateError && error.message.startsWith("Invalid template: ")) throw error;
+    const message = KareninaError.isInstance(error) || error instanceof Error ? error.message : String(error);
+    throw new TemplateError(`Invalid template: ${message}`, { cause: error });
+  }
+}
+
+/** Loads a template given in any form (see {@link TemplateInput}). */
+export function loadTemplateInput(input: TemplateInput): Promise<AnswerTemplate> {
+  const { code, language } = templateCode(input);
+  return loadTemplate(code, language);
+}
+
+/** Null when the template loads, else the message saying why not (spec 02 §8). */
+export async function templateProblem(code: string, language: TemplateLanguage): Promise<string | null> {
+  try {
+    await loadTemplate(code, language);
+    return null;
+  } catch (error) {
+    return (error as Error).message.replace(/^Invalid template: /, "");
+  }
+}

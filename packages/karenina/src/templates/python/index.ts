@@ -1,0 +1,3 @@
+export { PYTHON_COMPAT_SETUP } from "./compat/compat-setup.js";
+export { defaultPythonSandbox } from "./default-sandbox.js";
+export { type LoadPythonTemplateOptions, loadPythonTemplate, PythonTemplate } from "./python-template.js";
