@@ -87,8 +87,23 @@ const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
   ...args: string[]
 ) => (...values: unknown[]) => Promise<void>;
 
+/** The README's TypeScript blocks, with their import lines dropped (the exports are in scope). */
+function readmeExamples(file: string, text: string): Example[] {
+  const examples: Example[] = [];
+  for (const match of text.matchAll(/```ts\n([\s\S]*?)```/g)) {
+    const line = text.slice(0, match.index).split("\n").length;
+    const code = (match[1] ?? "").replace(/^import .*$/gm, "");
+    examples.push({ file, line, code });
+  }
+  return examples;
+}
+
+const README = fileURLToPath(new URL("../../../README.md", import.meta.url));
 const files = await sourceFiles(SOURCE_DIR);
-const examples = (await Promise.all(files.map(async (f) => examplesIn(f, await readFile(f, "utf8"))))).flat();
+const examples = [
+  ...(await Promise.all(files.map(async (f) => examplesIn(f, await readFile(f, "utf8"))))).flat(),
+  ...readmeExamples(README, await readFile(README, "utf8")),
+];
 
 describe("TSDoc examples run and hold", () => {
   let home = "";

@@ -1,7 +1,7 @@
 import { describeValue } from "../errors/index.js";
 import type { MetricName, MetricTrait } from "../model/rubric/index.js";
+import { pyStrip } from "../templates/index.js";
 import { TraitEvaluationError } from "./errors.js";
-import { pythonStrip } from "./python-text.js";
 
 /** The four buckets the judge fills for a metric trait (spec 03 §5.2), in the original's key order. */
 export interface ConfusionLists {
@@ -21,7 +21,7 @@ const BUCKETS = ["tp", "fn", "fp", "tn"] as const;
 function dedupe(items: readonly string[]): string[] {
   const seen = new Set<string>();
   return items.filter((item) => {
-    const key = pythonStrip(item.toLowerCase());
+    const key = pyStrip(item.toLowerCase());
     if (key === "" || seen.has(key)) return false;
     seen.add(key);
     return true;

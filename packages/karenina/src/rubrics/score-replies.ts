@@ -1,7 +1,7 @@
 import { describeValue } from "../errors/index.js";
 import type { LlmTrait } from "../model/rubric/index.js";
+import { pyStrip } from "../templates/index.js";
 import { TraitEvaluationError } from "./errors.js";
-import { pythonStrip } from "./python-text.js";
 import { assertScoreRange } from "./score-range.js";
 import { scoreBounds } from "./score-requests.js";
 
@@ -32,7 +32,7 @@ function pythonInt(value: unknown): number | null {
   if (typeof value === "boolean") return value ? 1 : 0;
   if (typeof value === "number") return Number.isFinite(value) ? Math.trunc(value) : null;
   if (typeof value === "string") {
-    const text = pythonStrip(value);
+    const text = pyStrip(value);
     return INT_TEXT.test(text) ? Number(text.replaceAll("_", "")) : null;
   }
   return null;

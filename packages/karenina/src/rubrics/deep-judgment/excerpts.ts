@@ -1,5 +1,5 @@
 import { describeValue, KareninaError } from "../../errors/index.js";
-import { collapseWhitespace } from "../python-text.js";
+import { pyCollapseWhitespace } from "../../templates/index.js";
 import { findLongestMatch } from "./longest-match.js";
 
 export const EXCERPT_CONFIDENCES = ["high", "medium", "low"] as const;
@@ -44,10 +44,10 @@ export const MIN_EXCERPT_SIMILARITY = 0.75;
  * excerptSimilarity("BCL2 blocks", "BCL2 inhibits apoptosis"); // 5 / 11
  */
 export function excerptSimilarity(excerpt: string, response: string): number {
-  const quote = collapseWhitespace(excerpt);
+  const quote = pyCollapseWhitespace(excerpt);
   const quoteLength = Array.from(quote).length;
   if (quoteLength === 0) return 0;
-  return findLongestMatch(quote, collapseWhitespace(response)).size / quoteLength;
+  return findLongestMatch(quote, pyCollapseWhitespace(response)).size / quoteLength;
 }
 
 /**

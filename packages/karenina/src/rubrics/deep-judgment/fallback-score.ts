@@ -1,5 +1,5 @@
 import type { LlmTrait } from "../../model/rubric/index.js";
-import { pythonStrip } from "../python-text.js";
+import { pyStrip } from "../../templates/index.js";
 import { normalizeScore } from "../score-replies.js";
 import { scoreBounds } from "../score-requests.js";
 
@@ -18,7 +18,7 @@ const NO = new Set(["false", "no", "0"]);
  * parseFallbackScore(parseRubricTrait({ name: "ok", kind: "boolean" }, "llm") as LlmTrait, "Yes, it is."); // true
  */
 export function parseFallbackScore(trait: LlmTrait, reply: string): boolean | number {
-  const text = pythonStrip(reply).toLowerCase();
+  const text = pyStrip(reply).toLowerCase();
   if (trait.kind === "boolean") {
     if (YES.has(text)) return true;
     if (NO.has(text)) return false;

@@ -159,9 +159,19 @@ def _karenina_handler():
             return out
         raise TypeError(f"result{path} is a {type(value).__name__}, which is not JSON data")
 
-    def compiled(source, filename):
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        return compile(source, filename, "exec", dont_inherit=True)
+    # Code objects are immutable, so the same text compiles once; callers run the same snippets again and again.
+    compiled_cache = {}
+
+    def compiled(source, filename, mode="exec"):
+        key = (source, filename, mode)
+        code = compiled_cache.get(key)
+        if code is None:
+            linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+            code = compile(source, filename, mode, dont_inherit=True)
+            if len(compiled_cache) >= 256:
+                compiled_cache.clear()
+            compiled_cache[key] = code
+        return code
 
     def fresh_namespace(name):
         return {"__name__": name, "__builtins__": builtins}
@@ -169,7 +179,7 @@ def _karenina_handler():
     def run(request):
         namespace = fresh_namespace("__sandbox__")
         exec(compiled(request["code"], "<code>"), namespace)
-        target = eval(request["entry"], namespace)
+        target = eval(compiled(request["entry"], "<entry>", "eval"), namespace)
         if "args" in request:
             target = target(*request["args"])
         return plain(target, "")
