@@ -16,16 +16,26 @@ export const DeepJudgmentTraitConfigSchema = z.strictObject({
 });
 export type DeepJudgmentTraitConfig = z.infer<typeof DeepJudgmentTraitConfigSchema>;
 
+const traitConfigs = z.record(z.string(), DeepJudgmentTraitConfigSchema);
+
 /**
- * `deep_judgment_rubric_config` for the `custom` mode: settings by trait name, for every question (`global`)
- * and per question id (`question_specific`, looked up first).
+ * `deep_judgment_rubric_config` for the `custom` mode (spec 04 §2.1): settings by trait name for every question
+ * (`global_traits`, given as `global` in the original's files) and per question id (`question_specific`,
+ * looked up first).
  * @example
- * DeepJudgmentRubricCustomConfigSchema.parse({ global: { clarity: {} } }).global.clarity?.excerpt_enabled; // true
+ * DeepJudgmentRubricCustomConfigSchema.parse({ global: { clarity: {} } }).global_traits.clarity?.excerpt_enabled; // true
  */
-export const DeepJudgmentRubricCustomConfigSchema = z.strictObject({
-  global: z.record(z.string(), DeepJudgmentTraitConfigSchema).default({}),
-  question_specific: z.record(z.string(), z.record(z.string(), DeepJudgmentTraitConfigSchema)).default({}),
-});
+export const DeepJudgmentRubricCustomConfigSchema = z.preprocess(
+  (input) => {
+    if (input === null || typeof input !== "object" || !("global" in input)) return input;
+    const { global, ...rest } = input as Record<string, unknown>;
+    return { global_traits: global, ...rest };
+  },
+  z.strictObject({
+    global_traits: traitConfigs.default({}),
+    question_specific: z.record(z.string(), traitConfigs).default({}),
+  }),
+);
 export type DeepJudgmentRubricCustomConfig = z.infer<typeof DeepJudgmentRubricCustomConfigSchema>;
 
 /** The run settings deep-judgment resolution reads (fields of the verification config, spec 04 §2.1). */
@@ -110,7 +120,7 @@ function resolvedFields(
       };
     case "custom": {
       const config = settings.customConfig;
-      const entry = config?.question_specific[questionId]?.[trait.name] ?? config?.global[trait.name];
+      const entry = config?.question_specific[questionId]?.[trait.name] ?? config?.global_traits[trait.name];
       return entry === undefined ? { ...trait, deep_judgment_enabled: false } : fromConfig(entry);
     }
   }

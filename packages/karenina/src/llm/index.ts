@@ -1,0 +1,47 @@
+export {
+  AdapterUnavailableError,
+  type ErrorCategory,
+  LlmAbortedError,
+  type LlmCallDetails,
+  LlmCallError,
+  LlmTimeoutError,
+  ParseError,
+  PortError,
+  RateLimitError,
+} from "./errors.js";
+export { extractJsonText, repairJson } from "./json-extraction.js";
+export {
+  assistantMessage,
+  type Content,
+  type Message,
+  messageText,
+  type Role,
+  systemMessage,
+  type TextContent,
+  type ThinkingContent,
+  type ToolResultContent,
+  type ToolUseContent,
+  toolResultMessage,
+  userMessage,
+} from "./messages.js";
+export {
+  type BaseUrlMode,
+  finalizeBaseUrl,
+  type OpenAiEndpointOptions,
+  openAiEndpointLlm,
+  openAiEndpointParser,
+} from "./openai-endpoint.js";
+export {
+  BASE_CAPABILITIES,
+  type CallOptions,
+  type LlmPort,
+  type LlmResponse,
+  type ParseResult,
+  type ParserPort,
+  type ParseStrategy,
+  type PortCapabilities,
+  type StructuredSchema,
+  type Validation,
+} from "./ports.js";
+export { zodStructuredSchema } from "./structured-schema.js";
+export { addUsage, emptyUsage, isUsageEmpty, type UsageMetadata } from "./usage.js";

@@ -1,0 +1,59 @@
+export { llmPortFor, openAiEndpointOptions, parserPortFor } from "./adapter-routing.js";
+export { ConfigError, PresetError, PresetNotFoundError } from "./errors.js";
+export {
+  type AdapterTarget,
+  type AgentTier,
+  adapterTarget,
+  INTERFACES,
+  type InterfaceSpec,
+  isKnownInterface,
+  PROVIDERS,
+} from "./interfaces.js";
+export {
+  AgentRuntimeConfigSchema,
+  MODEL_CONFIG_KEYS,
+  type ModelConfig,
+  type ModelConfigInput,
+  ModelConfigSchema,
+} from "./model-config.js";
+export { canonicalKey, displayString, type ModelIdentity, modelIdentity } from "./model-identity.js";
+export {
+  listPresets,
+  loadPreset,
+  type Preset,
+  type PresetFile,
+  type PresetSummary,
+  presetContent,
+  presetFileName,
+  resolvePresetsDir,
+  savePreset,
+} from "./presets.js";
+export {
+  type CategoryRetryConfig,
+  CategoryRetryConfigSchema,
+  deriveSdkMaxRetries,
+  type ErrorPatternConfig,
+  ErrorPatternConfigSchema,
+  type RetryPolicy,
+  RetryPolicySchema,
+  TimeoutEscalationConfigSchema,
+} from "./retry-policy.js";
+export { SECRET_MASK, Secret, SecretSchema } from "./secret.js";
+export {
+  applyEnvDefaults,
+  DEFAULT_ANSWERING_SYSTEM_PROMPT,
+  DEFAULT_PARSING_SYSTEM_PROMPT,
+  dumpVerificationConfig,
+  type Env,
+  type FewShotConfig,
+  FewShotConfigSchema,
+  normalizeVerificationInput,
+  type PromptConfig,
+  PromptConfigSchema,
+  parseVerificationConfig,
+  QuestionFewShotConfigSchema,
+  type SearchTool,
+  type VerificationConfig,
+  type VerificationConfigInput,
+  VerificationConfigSchema,
+} from "./verification-config.js";

@@ -1,0 +1,65 @@
+/**
+ * The original's adapter interfaces (spec 05 §4) and what each becomes here: the AI SDK provider package
+ * that serves it, or a non-LLM adapter.
+ */
+
+/** `tool_loop` adapters run a tool loop; only `deep_agent` ones may parse agentically. */
+export type AgentTier = "tool_loop" | "deep_agent";
+
+/** Where a model is served from in this library. */
+export type AdapterTarget =
+  | "openai-compatible"
+  | "openai"
+  | "anthropic"
+  | "google"
+  | "claude-agent"
+  | "deep-agent"
+  | "manual"
+  | "none";
+
+/** A registered interface of the original. */
+export interface InterfaceSpec {
+  agentTier: AgentTier;
+  requiresProvider: boolean;
+  /** The target, or the rule picking it from `model_provider` (the two LangChain-style interfaces). */
+  target: AdapterTarget | "by-provider";
+}
+
+/** The eight built-in interfaces of the original, keyed by the `interface` string of a model config. */
+export const INTERFACES: Readonly<Record<string, InterfaceSpec>> = Object.freeze({
+  langchain: { agentTier: "tool_loop", requiresProvider: true, target: "by-provider" },
+  openrouter: { agentTier: "tool_loop", requiresProvider: false, target: "openai-compatible" },
+  openai_endpoint: { agentTier: "tool_loop", requiresProvider: false, target: "openai-compatible" },
+  claude_tool: { agentTier: "tool_loop", requiresProvider: false, target: "anthropic" },
+  claude_agent_sdk: { agentTier: "deep_agent", requiresProvider: false, target: "claude-agent" },
+  langchain_deep_agents: { agentTier: "deep_agent", requiresProvider: true, target: "deep-agent" },
+  manual: { agentTier: "tool_loop", requiresProvider: false, target: "manual" },
+  taskeval: { agentTier: "tool_loop", requiresProvider: false, target: "none" },
+});
+
+/** LangChain `model_provider` names and the AI SDK provider serving each. */
+export const PROVIDERS: Readonly<Record<string, AdapterTarget>> = Object.freeze({
+  openai: "openai",
+  azure_openai: "openai",
+  anthropic: "anthropic",
+  google_genai: "google",
+  google_vertexai: "google",
+});
+
+/** Whether `name` is a registered interface. */
+export function isKnownInterface(name: string): name is keyof typeof INTERFACES {
+  return Object.hasOwn(INTERFACES, name);
+}
+
+/**
+ * The adapter serving an (interface, provider) pair, or null when nothing here serves it (an unknown
+ * interface, or a LangChain provider without an AI SDK counterpart).
+ */
+export function adapterTarget(interfaceName: string, provider: string | null): AdapterTarget | null {
+  if (!isKnownInterface(interfaceName)) return null;
+  const spec = INTERFACES[interfaceName] as InterfaceSpec;
+  if (spec.target !== "by-provider") return spec.target;
+  return provider !== null && Object.hasOwn(PROVIDERS, provider)
+    ? (PROVIDERS[provider] as AdapterTarget)
+    : null;
+}

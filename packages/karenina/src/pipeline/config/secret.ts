@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+/** What a secret shows instead of its value, as the original's JSON dump does. */
+export const SECRET_MASK = "**********";
+
+const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+
+/**
+ * A credential that never leaves the process by accident: `JSON.stringify`, `String()` and `console.log`
+ * show {@link SECRET_MASK}; only {@link Secret.reveal} gives the value, for the adapter that sends it.
+ */
+export class Secret {
+  readonly #value: string;
+
+  constructor(value: string) {
+    this.#value = value;
+  }
+
+  reveal(): string {
+    return this.#value;
+  }
+
+  toJSON(): string {
+    return SECRET_MASK;
+  }
+
+  toString(): string {
+    return SECRET_MASK;
+  }
+
+  [INSPECT](): string {
+    return `Secret(${SECRET_MASK})`;
+  }
+}
+
+/**
+ * A secret field: a string or a `Secret` in, a `Secret` or null out. The mask itself (what a dumped preset
+ * holds) and the empty string read as null, so a missing credential is reported as missing.
+ */
+export const SecretSchema = z
+  .union([z.string(), z.instanceof(Secret)])
+  .nullable()
+  .default(null)
+  .transform((value) => {
+    if (value === null || value instanceof Secret) return value;
+    return value === "" || value === SECRET_MASK ? null : new Secret(value);
+  });
