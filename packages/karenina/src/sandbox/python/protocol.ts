@@ -1,10 +1,18 @@
 /**
- * Messages between the host and the Pyodide worker. Requests and answers travel as JSON text; the only other
- * payload is the interpreter snapshot's bytes. Nothing but data crosses the thread boundary.
+ * Messages between the host and the Pyodide worker process, over its IPC channel (V8 serialization). Requests
+ * and answers travel as JSON text; the only other payload is the interpreter snapshot's bytes. Nothing but
+ * data crosses the process boundary.
  */
 
-/** What the host hands the worker when it starts. */
+/** Host → worker, first message: what the worker starts from. */
 export interface WorkerData {
+  /** Pyodide's own files (wasm, standard library), a directory path ending in a separator. */
+  readonly pyodideDirectory: string;
+  /**
+   * The `file:` URL of Pyodide's ES module, which the worker imports by this URL: resolving the package name
+   * would make Node walk `node_modules` (and follow its symlinks), outside what the worker may read.
+   */
+  readonly pyodideModule: string;
   /** How far the WebAssembly memory may grow past its size after startup or the latest trusted setup. */
   readonly memoryLimitBytes: number;
   /**

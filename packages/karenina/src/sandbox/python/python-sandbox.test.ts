@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { checkPythonSyntax } from "./check-python-syntax.js";
 import { PythonExecutionError, SandboxError } from "./errors.js";
@@ -209,6 +212,18 @@ describe("lifecycle", () => {
     await closing.close();
     await expect(starting).rejects.toThrow("closed");
     await expect(closing.run({ code: "", entry: "1" })).rejects.toThrow(SandboxError);
+  });
+
+  test("an idle sandbox does not keep the host process alive", { timeout: 40_000 }, async () => {
+    const script = `
+import { PythonSandbox } from ${JSON.stringify(new URL("./python-sandbox.ts", import.meta.url).href)};
+console.log(await PythonSandbox.create().run({ code: "", entry: "6 * 7" }));`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "--eval", script],
+      { cwd: fileURLToPath(new URL(".", import.meta.url)), timeout: 30_000 },
+    );
+    expect(stdout.trim()).toBe("42");
   });
 
   test("a closed sandbox refuses calls", async () => {

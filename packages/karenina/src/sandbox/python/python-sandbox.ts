@@ -1,6 +1,7 @@
 import { PythonExecutionError, SandboxError, SandboxMemoryError } from "./errors.js";
 import type { JsonValue } from "./json-value.js";
 import type { Operation, PythonResponse } from "./protocol.js";
+import { PERMISSION_FLAG } from "./sandbox-process.js";
 import { WorkerConnection, type WorkerReply } from "./worker-connection.js";
 
 /** Limits of a {@link PythonSandbox}. */
@@ -47,10 +48,14 @@ const DEFAULTS: Required<PythonSandboxOptions> = {
 };
 
 /**
- * Runs untrusted Python on Pyodide in a worker thread: no JavaScript object, host file, network, process or
+ * Runs untrusted Python on Pyodide in a child process: no JavaScript object, host file, network, process or
  * environment variable is reachable from Python, and every call has a time and a memory limit. The
  * interpreter starts at the first call (or {@link start}) and is reused; after a timeout, a memory blow-up
- * or a crash its worker is terminated and the next call starts a fresh one.
+ * or a crash its process is killed and the next call starts a fresh one.
+ *
+ * Should code ever escape Pyodide, it would find itself in a Node process started with an empty environment
+ * and, where Node has a permission model ({@link permissionModel}), without the right to write files, start
+ * processes or threads, or read any file but Pyodide's and the sandbox's own.
  *
  * Calls run one at a time. They share one interpreter, so modules (and anything code patches in them)
  * persist between calls: use one sandbox per trust domain (for example per benchmark file).
@@ -73,6 +78,15 @@ export class PythonSandbox {
   /** Creates a sandbox; the interpreter itself starts lazily. */
   static create(options: PythonSandboxOptions = {}): PythonSandbox {
     return new PythonSandbox({ ...DEFAULTS, ...options });
+  }
+
+  /**
+   * Whether the interpreter's process runs under Node's permission model (Node 20 and later): read access to
+   * Pyodide's and the sandbox's files only, no file-system write, no child process, no worker thread. Where it
+   * is `false` the process still has an empty environment; `NODE_DEBUG=karenina` logs the fallback.
+   */
+  get permissionModel(): boolean {
+    return PERMISSION_FLAG !== null;
   }
 
   /** Starts the interpreter now rather than at the first call (to take the ~2 s cold start early). */
@@ -116,7 +130,7 @@ export class PythonSandbox {
     });
   }
 
-  /** Terminates the interpreter. Later calls fail with {@link SandboxError}. */
+  /** Stops the interpreter and waits for its process to end. Later calls fail with {@link SandboxError}. */
   async close(): Promise<void> {
     this.#closed = true;
     const connection = this.#connection;

@@ -1,12 +1,12 @@
 /**
- * Entry point of the worker thread that hosts one Pyodide interpreter. Started by `WorkerConnection`; not
- * part of the public API. Order matters: the memory guard and the import gate go in before Pyodide is
- * instantiated, the Python lockdown runs before any request, the realm lockdown right after it.
+ * Entry point of the child process that hosts one Pyodide interpreter. Started by `WorkerConnection` (see
+ * `spawnSandboxProcess`); not part of the public API. It waits for its {@link WorkerData} on the IPC channel,
+ * then serves requests until the channel closes. Order matters: the memory guard and the import gate go in
+ * before Pyodide is instantiated, the Python lockdown runs before any request, the realm lockdown right after
+ * it.
  */
-import { createRequire } from "node:module";
-import { dirname, sep } from "node:path";
-import { parentPort, workerData } from "node:worker_threads";
-import { loadPyodide, type PyodideAPI } from "pyodide";
+import { constants as fsConstants } from "node:fs";
+import type { PyodideAPI } from "pyodide";
 import { installImportGate } from "./import-gate.js";
 import { installMemoryGuard, type MemoryGuard } from "./memory-guard.js";
 import type { WorkerData, WorkerMessage, WorkerRequest } from "./protocol.js";
@@ -16,30 +16,31 @@ import { lockDownRealm } from "./realm-lockdown.js";
 type Handler = (request: string) => unknown;
 /** A Python function seen from JavaScript (a PyProxy): callable, and releasable with `destroy()`. */
 type PyCallable<T> = (() => T) & { destroy(): void };
-type Port = NonNullable<typeof parentPort>;
 
 const discard = (): void => undefined;
 
-async function start(port: Port, data: WorkerData): Promise<void> {
+/** The real `process`, kept here: the realm lockdown replaces the global one by a stub. */
+const host = process;
+
+async function start(data: WorkerData): Promise<void> {
   const memory = installMemoryGuard();
   installImportGate();
+  serveConstantsBindingOnly();
   // Emscripten takes argv[1] (a host path) as the program name: sys.executable, os.environ["_"], ...
-  process.argv.splice(1);
+  host.argv.splice(1);
+  const { loadPyodide } = (await import(data.pyodideModule)) as typeof import("pyodide");
   const pyodide = await loadPyodide({
-    indexURL: pyodideDirectory(),
+    indexURL: data.pyodideDirectory,
     env: {},
     args: [],
     jsglobals: Object.create(null),
     stdin: () => null,
     stdout: discard,
     stderr: discard,
-    ...(data.snapshot ? { _loadSnapshot: data.snapshot } : { _makeSnapshot: true }),
+    ...(data.snapshot ? { _loadSnapshot: aligned(data.snapshot) } : { _makeSnapshot: true }),
   });
   if (!data.snapshot) {
-    const snapshot = pyodide.makeMemorySnapshot();
-    port.postMessage({ type: "snapshot", snapshot } satisfies WorkerMessage, [
-      snapshot.buffer as ArrayBuffer,
-    ]);
+    post({ type: "snapshot", snapshot: pyodide.makeMemorySnapshot() });
   }
   pyodide.runPython(PYTHON_SANDBOX_SOURCE, { filename: "<karenina-sandbox>" });
   const lockDownPython = pyodide.globals.get("_karenina_lock_down") as PyCallable<void>;
@@ -51,10 +52,20 @@ async function start(port: Port, data: WorkerData): Promise<void> {
   lockDownRealm();
   const allowance = data.memoryLimitBytes;
   memory.setCeiling(heapSize(pyodide) + allowance);
-  port.on("message", (message: WorkerRequest) =>
-    post(port, serve(message, handler, memory, pyodide, allowance)),
-  );
-  post(port, { type: "ready" });
+  host.on("message", (message: WorkerRequest) => post(serve(message, handler, memory, pyodide, allowance)));
+  post({ type: "ready" });
+}
+
+/**
+ * Pyodide's Node file-system driver reads `process.binding("constants").fs` as it starts, which the permission
+ * model refuses; the same numbers are public as `fs.constants`. No other internal binding is served.
+ */
+function serveConstantsBindingOnly(): void {
+  const binding = (name: string): unknown => {
+    if (name === "constants") return { fs: fsConstants };
+    throw new Error(`process.binding(${JSON.stringify(name)}) is disabled in the sandbox`);
+  };
+  Object.defineProperty(host, "binding", { value: binding, writable: false, configurable: false });
 }
 
 /**
@@ -82,9 +93,12 @@ function serve(
   }
 }
 
-/** Pyodide's own files (wasm, stdlib zip), next to its package.json; found without any network. */
-function pyodideDirectory(): string {
-  return dirname(createRequire(import.meta.url).resolve("pyodide/package.json")) + sep;
+/**
+ * The snapshot as Pyodide reads it, through 32-bit views: IPC delivers bytes as a view into its message
+ * buffer, at any offset.
+ */
+function aligned(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
 }
 
 /** The current size of Pyodide's WebAssembly memory (it only ever grows). */
@@ -92,13 +106,12 @@ function heapSize(pyodide: PyodideAPI): number {
   return (pyodide as unknown as { _module: { HEAPU8: Uint8Array } })._module.HEAPU8.byteLength;
 }
 
-function post(port: Port, message: WorkerMessage): void {
-  port.postMessage(message);
+function post(message: WorkerMessage): void {
+  host.send?.(message);
 }
 
-if (parentPort) {
-  const port = parentPort;
-  start(port, workerData as WorkerData).catch((error: unknown) =>
-    post(port, { type: "start-failed", message: String(error) }),
-  );
-}
+host.once("message", (data: WorkerData) => {
+  start(data).catch((error: unknown) => post({ type: "start-failed", message: String(error) }));
+});
+// The host is gone (or closed the sandbox): nothing is left to serve.
+host.once("disconnect", () => host.exit());

@@ -1,8 +1,9 @@
-import { readFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
+import type { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
-import { Worker, type WorkerOptions } from "node:worker_threads";
 import { SandboxError, SandboxMemoryError, SandboxTimeoutError } from "./errors.js";
 import type {
   CrashedMessage,
@@ -12,9 +13,13 @@ import type {
   WorkerMessage,
   WorkerRequest,
 } from "./protocol.js";
+import { spawnSandboxProcess } from "./sandbox-process.js";
 
 /** Cap on the worker's JavaScript heap (V8 old generation). Pyodide's WebAssembly memory is not part of it. */
 const WORKER_JS_HEAP_LIMIT_MB = 256;
+
+/** How much of the worker's standard error is kept to explain its death. */
+const STDERR_TAIL_CHARS = 4000;
 
 /**
  * Memory image of a freshly started interpreter, made by the first worker of the process before it ran
@@ -32,36 +37,51 @@ interface Pending {
 }
 
 /**
- * One Pyodide worker thread and the requests sent to it, one at a time. A timeout terminates the worker; so
- * does any failure of the thread. Once dead, every request is refused with the error that killed it.
+ * One Pyodide worker process and the requests sent to it, one at a time. A timeout kills the process; so
+ * does any failure of it. Once dead, every request is refused with the error that killed it. While no request
+ * is pending the process does not keep the host's event loop alive.
  */
 export class WorkerConnection {
   /** Trusted setup snippets this interpreter has already run. */
   readonly setups = new Set<string>();
+  readonly #child: ChildProcess;
+  readonly #exited: Promise<void>;
   #pending: Pending | null = null;
   #death: SandboxError | null = null;
   #nextId = 1;
 
-  private constructor(private readonly worker: Worker) {
-    worker.on("message", (message: WorkerMessage) => {
+  private constructor(child: ChildProcess, stderr: () => string) {
+    this.#child = child;
+    this.#exited = exited(child);
+    child.on("message", (message: WorkerMessage) => {
       if (message.type === "done" || message.type === "crashed") this.#settle((p) => p.resolve(message));
     });
-    worker.on("error", (error) => this.#die(describeWorkerError(error)));
-    worker.on("exit", (code) => this.#die(new SandboxError(`the Python worker exited (code ${code})`)));
-    worker.unref();
+    child.on("error", (error) => this.#die(describeFailure(error)));
+    child.on("close", (code, signal) => this.#die(describeExit("exited", code, signal, stderr())));
+    release(child);
   }
 
-  /** Starts a worker and resolves once Pyodide is loaded and locked down. */
-  static start(memoryLimitBytes: number, startupTimeoutMs: number): Promise<WorkerConnection> {
-    const worker = spawnWorker({ memoryLimitBytes, snapshot: freshInterpreter });
+  /** Starts a worker process and resolves once Pyodide is loaded and locked down. */
+  static async start(memoryLimitBytes: number, startupTimeoutMs: number): Promise<WorkerConnection> {
+    const pyodide = pyodidePackage();
+    const child = await spawnSandboxProcess(workerEntry(), {
+      jsHeapLimitMb: WORKER_JS_HEAP_LIMIT_MB,
+      readPaths: [pyodide.pyodideDirectory],
+    }).catch((error: unknown) => {
+      throw new SandboxError(`the Python sandbox could not start its process: ${String(error)}`, {
+        cause: error,
+      });
+    });
+    const stderr = keepTail(child.stderr);
+    const data: WorkerData = { ...pyodide, memoryLimitBytes, snapshot: freshInterpreter };
     return new Promise<WorkerConnection>((resolve, reject) => {
       const settle = (outcome: WorkerConnection | SandboxError): void => {
         clearTimeout(timer);
-        worker.off("message", onMessage).off("error", onError).off("exit", onExit);
+        child.off("message", onMessage).off("error", onError).off("close", onClose);
         if (outcome instanceof WorkerConnection) {
           resolve(outcome);
         } else {
-          void worker.terminate();
+          child.kill("SIGKILL");
           reject(outcome);
         }
       };
@@ -72,18 +92,19 @@ export class WorkerConnection {
         }
         settle(
           message.type === "ready"
-            ? new WorkerConnection(worker)
+            ? new WorkerConnection(child, stderr)
             : new SandboxError(`the Python sandbox failed to start: ${describeMessage(message)}`),
         );
       };
-      const onError = (error: Error): void => settle(describeWorkerError(error));
-      const onExit = (code: number): void =>
-        settle(new SandboxError(`the Python worker exited during startup (code ${code})`));
+      const onError = (error: Error): void => settle(describeFailure(error));
+      const onClose = (code: number | null, signal: NodeJS.Signals | null): void =>
+        settle(describeExit("exited during startup", code, signal, stderr()));
       const timer = setTimeout(
         () => settle(new SandboxError(`the Python sandbox did not start within ${startupTimeoutMs} ms`)),
         startupTimeoutMs,
       );
-      worker.on("message", onMessage).on("error", onError).on("exit", onExit);
+      child.on("message", onMessage).on("error", onError).on("close", onClose);
+      child.send(data);
     });
   }
 
@@ -100,15 +121,16 @@ export class WorkerConnection {
     return new Promise<WorkerReply>((resolve, reject) => {
       const timer = setTimeout(() => this.#die(new SandboxTimeoutError(timeoutMs)), timeoutMs);
       this.#pending = { resolve, reject, timer };
-      this.worker.ref();
-      this.worker.postMessage(message);
+      hold(this.#child);
+      this.#child.send(message);
     });
   }
 
-  /** Terminates the worker; pending and later requests fail. */
+  /** Kills the worker process and waits for it to end; pending and later requests fail. */
   async terminate(): Promise<void> {
     this.#die(new SandboxError("the Python sandbox was closed"));
-    await this.worker.terminate();
+    this.#child.ref();
+    await this.#exited;
   }
 
   #settle(act: (pending: Pending) => void): void {
@@ -116,7 +138,7 @@ export class WorkerConnection {
     if (!pending) return;
     this.#pending = null;
     clearTimeout(pending.timer);
-    this.worker.unref();
+    release(this.#child);
     act(pending);
   }
 
@@ -124,47 +146,77 @@ export class WorkerConnection {
     if (this.#death) return;
     this.#death = error;
     this.#settle((p) => p.reject(error));
-    void this.worker.terminate();
+    this.#child.kill("SIGKILL");
   }
 }
 
 /**
- * Built code runs the compiled `python-worker.js` beside this file. Source code (Vitest, tsx) has only
- * `python-worker.ts`, which plain Node cannot load: an `eval` bootstrap registers tsx's loader in the worker
- * first (tsx is a dev dependency of the workspace).
+ * Built code runs the compiled `python-worker.js` beside this file; source code (Vitest, tsx) runs
+ * `python-worker.ts`, which {@link spawnSandboxProcess} bundles first.
  */
-function spawnWorker(workerData: WorkerData): Worker {
-  const options: WorkerOptions = {
-    workerData,
-    env: {},
-    argv: [],
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_JS_HEAP_LIMIT_MB },
-  };
-  if (!import.meta.url.endsWith(".ts"))
-    return new Worker(new URL("./python-worker.js", import.meta.url), options);
-  const entry = JSON.stringify(new URL("./python-worker.ts", import.meta.url).href);
-  const tsxApi = JSON.stringify(tsxEsmApiUrl());
-  const bootstrap = `import(${tsxApi}).then((tsx) => { tsx.register(); return import(${entry}); });`;
-  return new Worker(bootstrap, { ...options, eval: true });
+function workerEntry(): URL {
+  const extension = import.meta.url.endsWith(".ts") ? "ts" : "js";
+  return new URL(`./python-worker.${extension}`, import.meta.url);
 }
 
 /**
- * The URL of tsx's ESM API, resolved from this file rather than from the worker's working directory (which
- * may be anywhere). Its CommonJS build cannot be used: it loads the ESM one by a relative path.
+ * Where the `pyodide` package is: its directory (real path, ending in a separator), which holds its wasm and
+ * standard library, and the URL of its ES module (the `import` entry of its `exports`).
  */
-function tsxEsmApiUrl(): string {
-  const manifest = createRequire(import.meta.url).resolve("tsx/package.json");
+function pyodidePackage(): Pick<WorkerData, "pyodideDirectory" | "pyodideModule"> {
+  const manifest = realpathSync(createRequire(import.meta.url).resolve("pyodide/package.json"));
   const { exports } = JSON.parse(readFileSync(manifest, "utf8")) as {
-    exports: Record<string, { import: { default: string } }>;
+    exports?: Record<string, { import?: string }>;
   };
-  const entry = exports["./esm/api"]?.import.default ?? "./dist/esm/api/index.mjs";
-  return pathToFileURL(join(dirname(manifest), entry)).href;
+  const directory = dirname(manifest);
+  const entry = exports?.["."]?.import ?? "./pyodide.mjs";
+  return { pyodideDirectory: directory + sep, pyodideModule: pathToFileURL(join(directory, entry)).href };
 }
 
-function describeWorkerError(error: Error): SandboxError {
-  if ((error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY") {
+/** Lets the host's event loop end while the worker idles. */
+function release(child: ChildProcess): void {
+  child.unref();
+  child.channel?.unref();
+}
+
+/** Keeps the host's event loop alive while a request is pending. */
+function hold(child: ChildProcess): void {
+  child.ref();
+  child.channel?.ref();
+}
+
+/** Resolves once the process has ended (at once if it already has). */
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+/** Reads a process's standard error without keeping the event loop alive; returns its last few thousand characters. */
+function keepTail(stream: Readable | null): () => string {
+  let tail = "";
+  stream?.setEncoding("utf8");
+  stream?.on("data", (chunk: string) => {
+    tail = (tail + chunk).slice(-STDERR_TAIL_CHARS);
+  });
+  (stream as Partial<{ unref(): void }> | null)?.unref?.();
+  return () => tail.trim();
+}
+
+/** Why the worker process ended: a full JavaScript heap is a {@link SandboxMemoryError}. */
+function describeExit(
+  what: string,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  stderr: string,
+): SandboxError {
+  if (/heap out of memory|Reached heap limit/.test(stderr)) {
     return new SandboxMemoryError(WORKER_JS_HEAP_LIMIT_MB, "the worker's JavaScript heap is full");
   }
+  const how = signal === null ? `code ${code}` : `signal ${signal}`;
+  return new SandboxError(`the Python worker ${what} (${how})${stderr === "" ? "" : `: ${stderr}`}`);
+}
+
+function describeFailure(error: Error): SandboxError {
   return new SandboxError(`the Python worker failed: ${error.message}`, { cause: error });
 }
 

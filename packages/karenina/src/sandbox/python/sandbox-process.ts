@@ -1,0 +1,166 @@
+import { type ChildProcess, fork, type SpawnOptions, spawn } from "node:child_process";
+import { readFileSync, realpathSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { debuglog } from "node:util";
+
+const debug = debuglog("karenina");
+
+/** How a sandbox process is started. */
+export interface SandboxProcessOptions {
+  /** Cap on the process's JavaScript heap (V8 old generation), in MB. WebAssembly memory is not part of it. */
+  readonly jsHeapLimitMb: number;
+  /** Files and directories the process may read besides its own modules (a directory grants its whole tree). */
+  readonly readPaths: readonly string[];
+}
+
+/**
+ * The flag that turns on Node's permission model on the running Node (`--permission` from Node 22.13 and 23.5,
+ * `--experimental-permission` before), or `null` where Node has none (before 20).
+ */
+export const PERMISSION_FLAG: string | null = permissionFlag();
+
+/**
+ * Starts `entry` in a Node child process that holds nothing worth stealing: an empty environment, an IPC
+ * channel (`serialization: "advanced"`, so binary data crosses as is) as its only link to the host, and, where
+ * Node has a permission model, the right to read only its own modules and `readPaths`: no file-system write,
+ * no child process, no worker thread, no native addon, no WASI. The process's standard input and output go nowhere;
+ * its standard error is a pipe the caller may read (Node's own fatal errors land there).
+ *
+ * A built `.js` entry is forked as it is, with read access to the modules it imports by relative paths. A
+ * `.ts` entry (Vitest, tsx) is bundled by tsx's esbuild in this process and handed to the child as `--eval`
+ * code, as a loader such as tsx's cannot run in the child: loader hooks need a worker thread, and esbuild
+ * a child process.
+ *
+ * The entry should import packages dynamically, by the absolute URL of a file under `readPaths`: resolving a
+ * package name makes Node walk `node_modules` and follow its symlinks, which it may not read.
+ *
+ * Every process started here is killed when the host process exits.
+ */
+export async function spawnSandboxProcess(entry: URL, options: SandboxProcessOptions): Promise<ChildProcess> {
+  const entryPath = fileURLToPath(entry);
+  const common: SpawnOptions = {
+    env: {},
+    serialization: "advanced",
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+  };
+  let child: ChildProcess;
+  if (entryPath.endsWith(".ts")) {
+    const execArgv = sandboxExecArgv(options.readPaths, options.jsHeapLimitMb);
+    const source = await bundled(entryPath);
+    child = spawn(process.execPath, [...execArgv, "--input-type=module", "--eval", source], common);
+  } else {
+    const ownModules = localModuleGraph(realpathSync(entryPath));
+    const execArgv = sandboxExecArgv([...ownModules, ...options.readPaths], options.jsHeapLimitMb);
+    child = fork(ownModules[0] as string, [], { ...common, execArgv });
+  }
+  killOnExit(child);
+  return child;
+}
+
+/**
+ * The Node options of a sandbox process: the heap cap, no code generation from strings (`eval`, `Function`:
+ * the realm lockdown refuses them too, this makes V8 refuse them from the start), and the permission model's
+ * flags where Node has one.
+ */
+function sandboxExecArgv(readPaths: readonly string[], jsHeapLimitMb: number): string[] {
+  const execArgv = [`--max-old-space-size=${jsHeapLimitMb}`, "--disallow-code-generation-from-strings"];
+  if (PERMISSION_FLAG === null) {
+    debug(
+      "Python sandbox: Node %s has no permission model; the sandbox process gets an empty environment, but no file-system, child-process or worker restrictions",
+      process.version,
+    );
+    return execArgv;
+  }
+  // The permission model is experimental on Node 20 and says so on every start.
+  if (process.allowedNodeEnvironmentFlags.has("--disable-warning")) {
+    execArgv.push("--disable-warning=ExperimentalWarning");
+  }
+  return [...execArgv, PERMISSION_FLAG, ...readPaths.map((path) => `--allow-fs-read=${path}`)];
+}
+
+function permissionFlag(): string | null {
+  const flags = process.allowedNodeEnvironmentFlags;
+  if (flags.has("--permission")) return "--permission";
+  if (flags.has("--experimental-permission")) return "--experimental-permission";
+  return null;
+}
+
+/**
+ * The entry module and the modules it imports, transitively, by relative specifiers (`./x.js`): the library's
+ * own compiled files the process must read. Package imports are the caller's `readPaths`.
+ */
+function localModuleGraph(entryPath: string): string[] {
+  const found = new Set<string>();
+  const pending = [entryPath];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (found.has(file)) continue;
+    found.add(file);
+    const source = readFileSync(file, "utf8");
+    for (const [, specifier] of source.matchAll(RELATIVE_IMPORT)) {
+      pending.push(resolve(dirname(file), specifier as string));
+    }
+  }
+  return [...found];
+}
+
+/** `import ... from "./x.js"`, `export ... from "../y.js"` and `import "./z.js"` at the start of a line. */
+const RELATIVE_IMPORT = /^\s*(?:import|export)\b[^;"'`]*["'](\.{1,2}\/[^"']+)["']/gm;
+
+/** Bundles of `.ts` entries, made once per process. */
+const bundles = new Map<string, Promise<string>>();
+
+/** The part of esbuild's API used here. */
+interface Esbuild {
+  build(options: object): Promise<{ outputFiles: readonly { readonly text: string }[] }>;
+}
+
+function bundled(entryPath: string): Promise<string> {
+  let source = bundles.get(entryPath);
+  if (!source) {
+    source = bundle(entryPath);
+    bundles.set(entryPath, source);
+    source.catch(() => bundles.delete(entryPath));
+  }
+  return source;
+}
+
+/**
+ * One ES module holding the entry and its own modules. Node's modules stay imports; the entry must import any
+ * package by the absolute URL of its file (a package name would be resolved from the working directory).
+ */
+async function bundle(entryPath: string): Promise<string> {
+  const esbuild = tsxRequire()("esbuild") as Esbuild;
+  const result = await esbuild.build({
+    entryPoints: [entryPath],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    packages: "external",
+    target: `node${process.versions.node}`,
+    write: false,
+    logLevel: "silent",
+  });
+  return result.outputFiles.map((file) => file.text).join("\n");
+}
+
+/** `require` relative to tsx (a dev dependency of the workspace), which brings its own esbuild. */
+function tsxRequire(): NodeJS.Require {
+  return createRequire(createRequire(import.meta.url).resolve("tsx/package.json"));
+}
+
+const live = new Set<ChildProcess>();
+
+function killOnExit(child: ChildProcess): void {
+  if (live.size === 0) process.once("exit", killAll);
+  live.add(child);
+  child.once("exit", () => {
+    live.delete(child);
+    if (live.size === 0) process.off("exit", killAll);
+  });
+}
+
+function killAll(): void {
+  for (const child of live) child.kill("SIGKILL");
+}
