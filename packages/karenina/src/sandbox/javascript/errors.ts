@@ -1,4 +1,4 @@
-import { SandboxError } from "../python/errors.js";
+import { SandboxError } from "../errors.js";
 
 /**
  * The sandboxed JavaScript threw (a `SyntaxError` while loading included). Carries the error's name, its

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { SandboxError, SandboxMemoryError, SandboxTimeoutError } from "../python/errors.js";
+import { SandboxError, SandboxMemoryError, SandboxTimeoutError } from "../errors.js";
 import { JavaScriptExecutionError } from "./errors.js";
 import { JavaScriptSandbox, type JavaScriptScript } from "./javascript-sandbox.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { SandboxError } from "../python/errors.js";
+import { SandboxError } from "../errors.js";
 import { JavaScriptExecutionError } from "./errors.js";
 import { JavaScriptSandbox } from "./javascript-sandbox.js";
 

@@ -1,5 +1,5 @@
 import type { QuickJSWASMModule } from "quickjs-emscripten";
-import { SandboxError } from "../python/errors.js";
+import { SandboxError } from "../errors.js";
 import type { JsonValue } from "../python/json-value.js";
 import { type EngineLimits, loadQuickJsModule, QuickJsEngine } from "./quickjs-engine.js";
 

@@ -7,7 +7,7 @@ import {
   type QuickJSWASMModule,
   RELEASE_SYNC,
 } from "quickjs-emscripten";
-import { SandboxError, SandboxMemoryError, SandboxTimeoutError } from "../python/errors.js";
+import { SandboxError, SandboxMemoryError, SandboxTimeoutError } from "../errors.js";
 import { BRIDGE_SOURCE, EVALUATOR_SOURCE } from "./bootstrap.js";
 import { JavaScriptExecutionError } from "./errors.js";
 

@@ -1,5 +1,5 @@
 export { checkPythonSyntax } from "./check-python-syntax.js";
-export { PythonExecutionError, SandboxError, SandboxMemoryError, SandboxTimeoutError } from "./errors.js";
+export { PythonExecutionError } from "./errors.js";
 export type { JsonValue } from "./json-value.js";
 export {
   type PythonRunRequest,

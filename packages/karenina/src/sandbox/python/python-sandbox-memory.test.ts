@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { SandboxMemoryError } from "./errors.js";
+import { SandboxMemoryError } from "../errors.js";
 import { PythonSandbox } from "./python-sandbox.js";
 
 let sandbox: PythonSandbox;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { PythonExecutionError, SandboxError, SandboxTimeoutError } from "./errors.js";
+import { SandboxError, SandboxTimeoutError } from "../errors.js";
+import { PythonExecutionError } from "./errors.js";
 import { PythonSandbox } from "./python-sandbox.js";
 
 let sandbox: PythonSandbox;

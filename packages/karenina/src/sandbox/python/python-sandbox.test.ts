@@ -2,8 +2,9 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { SandboxError } from "../errors.js";
 import { checkPythonSyntax } from "./check-python-syntax.js";
-import { PythonExecutionError, SandboxError } from "./errors.js";
+import { PythonExecutionError } from "./errors.js";
 import { PythonSandbox } from "./python-sandbox.js";
 
 let sandbox: PythonSandbox;

@@ -1,4 +1,5 @@
-import { PythonExecutionError, SandboxError, SandboxMemoryError } from "./errors.js";
+import { SandboxError, SandboxMemoryError } from "../errors.js";
+import { PythonExecutionError } from "./errors.js";
 import type { JsonValue } from "./json-value.js";
 import type { Operation, PythonResponse } from "./protocol.js";
 import { PERMISSION_FLAG } from "./sandbox-process.js";

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
-import { SandboxError, SandboxMemoryError, SandboxTimeoutError } from "./errors.js";
+import { SandboxError, SandboxMemoryError, SandboxTimeoutError } from "../errors.js";
 import type {
   CrashedMessage,
   DoneMessage,
