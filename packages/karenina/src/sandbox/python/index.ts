@@ -1,4 +1,3 @@
-export { checkPythonSyntax } from "./check-python-syntax.js";
 export { PythonExecutionError } from "./errors.js";
 export type { JsonValue } from "./json-value.js";
 export {
