@@ -43,5 +43,16 @@ export {
   type StructuredSchema,
   type Validation,
 } from "./ports.js";
+export {
+  type CategoryRetryConfig,
+  CategoryRetryConfigSchema,
+  deriveSdkMaxRetries,
+  type ErrorPatternConfig,
+  ErrorPatternConfigSchema,
+  type RetryPolicy,
+  RetryPolicySchema,
+  TimeoutEscalationConfigSchema,
+} from "./retry-policy.js";
+export * from "./scheduler/index.js";
 export { zodStructuredSchema } from "./structured-schema.js";
 export { addUsage, emptyUsage, isUsageEmpty, type UsageMetadata } from "./usage.js";

@@ -28,16 +28,6 @@ export {
   resolvePresetsDir,
   savePreset,
 } from "./presets.js";
-export {
-  type CategoryRetryConfig,
-  CategoryRetryConfigSchema,
-  deriveSdkMaxRetries,
-  type ErrorPatternConfig,
-  ErrorPatternConfigSchema,
-  type RetryPolicy,
-  RetryPolicySchema,
-  TimeoutEscalationConfigSchema,
-} from "./retry-policy.js";
 export { SECRET_MASK, Secret, SecretSchema } from "./secret.js";
 export {
   applyEnvDefaults,

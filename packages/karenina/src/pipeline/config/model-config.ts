@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { RetryPolicySchema } from "../../llm/index.js";
 import { INTERFACES, isKnownInterface } from "./interfaces.js";
-import { RetryPolicySchema } from "./retry-policy.js";
 import { SecretSchema } from "./secret.js";
 
 /** Backend and sandbox settings of deep-agent adapters (spec 04 §3). */

@@ -1,10 +1,10 @@
 import { inspect } from "node:util";
 import { describe, expect, test } from "vitest";
+import { deriveSdkMaxRetries } from "../../llm/index.js";
 import { thrown } from "../../test-support/thrown.js";
 import {
   ConfigError,
   DEFAULT_ANSWERING_SYSTEM_PROMPT,
-  deriveSdkMaxRetries,
   dumpVerificationConfig,
   parseVerificationConfig,
   SECRET_MASK,

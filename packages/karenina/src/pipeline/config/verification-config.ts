@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { schemaProblems } from "../../errors/index.js";
+import { ErrorPatternConfigSchema, RetryPolicySchema } from "../../llm/index.js";
 import { DeepJudgmentRubricCustomConfigSchema } from "../../rubrics/index.js";
 import { ConfigError } from "./errors.js";
 import { INTERFACES, type InterfaceSpec } from "./interfaces.js";
 import { MODEL_CONFIG_KEYS, type ModelConfig, ModelConfigSchema } from "./model-config.js";
-import { ErrorPatternConfigSchema, RetryPolicySchema } from "./retry-policy.js";
 import { SECRET_MASK } from "./secret.js";
 
 /** The system prompt every answering model without one gets (spec 04 §2 step 2). */
