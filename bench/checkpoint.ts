@@ -116,8 +116,10 @@ async function runPhase(phase: Phase, file: string, out: string): Promise<Measur
     }
     case "load": {
       const { Benchmark } = await import("../packages/karenina/src/index.js");
+      // Loading the library's modules is start-up, not checkpoint loading: time only the load itself.
+      const t0 = performance.now();
       await Benchmark.load(file);
-      break;
+      return { ms: performance.now() - t0, peakRssMb: process.resourceUsage().maxRSS / 1024 };
     }
     case "save": {
       const { Benchmark } = await import("../packages/karenina/src/index.js");
