@@ -4,6 +4,7 @@ export * from "./errors/index.js";
 export * from "./llm/index.js";
 export * from "./model/index.js";
 export * from "./pipeline/config/index.js";
+export * from "./pipeline/run-log/index.js";
 export * from "./python-regex/index.js";
 export * from "./rubrics/index.js";
 export * from "./templates/index.js";

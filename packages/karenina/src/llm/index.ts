@@ -1,3 +1,4 @@
+export * from "./cache/index.js";
 export {
   AdapterUnavailableError,
   type ErrorCategory,
