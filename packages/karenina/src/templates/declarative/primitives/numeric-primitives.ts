@@ -51,34 +51,35 @@ export const NumericRange = definePrimitive({
   }),
 });
 
-/** Spec 02 §6.3: the value is at least the ground truth (`>` when exclusive). */
-export const NumericMinimum = definePrimitive({
-  name: "NumericMinimum",
-  description: "The value is at least the ground truth.",
-  params: z.object({ exclusive: param.bool().default(false) }),
-  appliesTo: null,
-  isTrace: false,
-  create: ({ exclusive }) => ({
-    check: (extracted, expected) => {
-      const threshold = pyFloat(expected);
-      const v = pyFloat(extracted);
-      return exclusive ? v > threshold : v >= threshold;
-    },
-  }),
-});
+/**
+ * Spec 02 §6.3: a one-sided bound whose threshold is the ground truth: `NumericMinimum` (`≥`, `>` when
+ * exclusive) and `NumericMaximum` (`≤`, `<` when exclusive).
+ */
+function thresholdPrimitive(name: string, description: string, side: "min" | "max") {
+  return definePrimitive({
+    name,
+    description,
+    params: z.object({ exclusive: param.bool().default(false) }),
+    appliesTo: null,
+    isTrace: false,
+    create: ({ exclusive }) => ({
+      check: (extracted, expected) => {
+        // Compared directly, not by subtraction: inf - inf is NaN, while inf >= inf holds in Python.
+        const [low, high] =
+          side === "min" ? [pyFloat(expected), pyFloat(extracted)] : [pyFloat(extracted), pyFloat(expected)];
+        return exclusive ? high > low : high >= low;
+      },
+    }),
+  });
+}
 
-/** Spec 02 §6.3: the value is at most the ground truth (`<` when exclusive). */
-export const NumericMaximum = definePrimitive({
-  name: "NumericMaximum",
-  description: "The value is at most the ground truth.",
-  params: z.object({ exclusive: param.bool().default(false) }),
-  appliesTo: null,
-  isTrace: false,
-  create: ({ exclusive }) => ({
-    check: (extracted, expected) => {
-      const threshold = pyFloat(expected);
-      const v = pyFloat(extracted);
-      return exclusive ? v < threshold : v <= threshold;
-    },
-  }),
-});
+export const NumericMinimum = thresholdPrimitive(
+  "NumericMinimum",
+  "The value is at least the ground truth.",
+  "min",
+);
+export const NumericMaximum = thresholdPrimitive(
+  "NumericMaximum",
+  "The value is at most the ground truth.",
+  "max",
+);
