@@ -48,6 +48,12 @@ import {
   validateRubricForReadiness,
 } from "../model/index.js";
 import {
+  type RunVerificationOptions,
+  runVerification,
+  type VerificationConfig,
+  type VerificationRun,
+} from "../pipeline/index.js";
+import {
   type AnswerTemplate,
   loadTemplate,
   type TemplateInput,
@@ -60,6 +66,7 @@ import {
   MissingTemplateError,
   QuestionNotFoundError,
 } from "./errors.js";
+import { pipelineQuestions } from "./pipeline-questions.js";
 import {
   countByField,
   filterByCustomMetadata,
@@ -921,6 +928,21 @@ export class Benchmark implements Iterable<QuestionRecord> {
       });
     }
     return out;
+  }
+
+  /**
+   * Verifies the finished questions (or `options.questionIds`) against the config's models (spec 04 §1):
+   * templates are checked before any LLM call, then every task runs through the pipeline with the global
+   * rubric. Resolves to the results and a summary; `onProgress` streams them as they finish, and
+   * `options.output` appends each to a JSONL run log.
+   */
+  async runVerification(
+    config: VerificationConfig,
+    options: RunVerificationOptions & { questionIds?: readonly string[] } = {},
+  ): Promise<VerificationRun> {
+    const { questionIds, ...runOptions } = options;
+    const questions = await pipelineQuestions(this, config, questionIds);
+    return runVerification(questions, config, { globalRubric: this.getGlobalRubric(), ...runOptions });
   }
 
   // ── rubrics ─────────────────────────────────────────────────────────────────────────────────────────

@@ -4,8 +4,9 @@ import { registerCheckpointCommands } from "./checkpoint-commands.js";
 import { CliExit, type CliIo, CliUsageError, EXIT, processIo } from "./cli-io.js";
 import { registerRubricCommands } from "./rubric-commands.js";
 import { registerTemplateCommands } from "./template-commands.js";
+import { registerVerifyCommand } from "./verify-command.js";
 
-function buildProgram(io: CliIo): Command {
+function buildProgram(io: CliIo, args: readonly string[]): Command {
   const program = new Command("karenina")
     .description("Build, inspect and run LLM benchmarks stored as JSON-LD checkpoints.")
     .configureOutput({ writeOut: io.out, writeErr: io.err })
@@ -14,6 +15,7 @@ function buildProgram(io: CliIo): Command {
   registerCheckpointCommands(program, io);
   registerTemplateCommands(program, io);
   registerRubricCommands(program, io);
+  registerVerifyCommand(program, io, args);
   return program;
 }
 
@@ -23,7 +25,7 @@ function buildProgram(io: CliIo): Command {
  * const code = await runCli(["checkpoint", "inspect", "--json"]);
  */
 export async function runCli(args: readonly string[], io: CliIo = processIo): Promise<number> {
-  const program = buildProgram(io);
+  const program = buildProgram(io, args);
   try {
     await program.parseAsync([...args], { from: "user" });
     return EXIT.ok;

@@ -89,21 +89,65 @@ export interface FailedCall {
   timeoutMs: number;
   timedOut: boolean;
   aborted: boolean;
+  /** Values (API keys) never to show: replaced by `[redacted]` in the message; a cause holding one is dropped. */
+  secrets?: readonly string[];
 }
 
-/** Maps an error thrown by an AI SDK call onto the port errors (spec 05 §3.4), keeping the SDK error as cause. */
+const REDACTED = "[redacted]";
+
+/** `text` with every occurrence of a secret replaced by `[redacted]`. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret !== "") out = out.split(secret).join(REDACTED);
+  return out;
+}
+
+/** Whether an SDK error carries a secret anywhere a logger could print it (message, response body, data). */
+function leaksSecret(error: unknown, secrets: readonly string[]): boolean {
+  if (secrets.length === 0) return false;
+  const seen = new Set<unknown>();
+  const texts: string[] = [];
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 4 || value === null || value === undefined || seen.has(value)) return;
+    if (typeof value === "string") {
+      texts.push(value);
+      return;
+    }
+    if (typeof value !== "object") return;
+    seen.add(value);
+    if (value instanceof Error) texts.push(value.message);
+    for (const key of Object.getOwnPropertyNames(value)) {
+      visit((value as Record<string, unknown>)[key], depth + 1);
+    }
+  };
+  visit(error, 0);
+  return texts.some((text) => secrets.some((secret) => secret !== "" && text.includes(secret)));
+}
+
+/**
+ * Maps an error thrown by an AI SDK call onto the port errors (spec 05 §3.4), keeping the SDK error as cause.
+ * Secrets are redacted from the message, and a cause that holds one (a server echoing the key) is dropped.
+ */
 export function toPortError(error: unknown, call: FailedCall): PortError {
   if (error instanceof PortError) return error;
+  const secrets = call.secrets ?? [];
+  return mapError(error, leaksSecret(error, secrets) ? undefined : error, call, secrets);
+}
+
+function mapError(error: unknown, cause: unknown, call: FailedCall, secrets: readonly string[]): PortError {
   const { model } = call;
-  if (call.aborted) return new LlmAbortedError(model, error);
-  if (call.timedOut) return new LlmTimeoutError(call.timeoutMs, { model, cause: error });
+  if (call.aborted) return new LlmAbortedError(model, cause);
+  if (call.timedOut) return new LlmTimeoutError(call.timeoutMs, { model, cause });
   const last = RetryError.isInstance(error) ? error.lastError : error;
   if (APICallError.isInstance(last)) {
     const statusCode = last.statusCode;
-    const message = `LLM call to ${model} failed${statusCode === undefined ? "" : ` with HTTP ${statusCode}`}: ${last.message}`;
+    const message = redactSecrets(
+      `LLM call to ${model} failed${statusCode === undefined ? "" : ` with HTTP ${statusCode}`}: ${last.message}`,
+      secrets,
+    );
     if (statusCode === 429) {
       const retryAfter = parseRetryAfter(last.responseHeaders?.["retry-after"]);
-      return new RateLimitError(message, { model, statusCode, cause: error }, retryAfter);
+      return new RateLimitError(message, { model, statusCode, cause }, retryAfter);
     }
     const category =
       statusCode === undefined
@@ -112,14 +156,14 @@ export function toPortError(error: unknown, call: FailedCall): PortError {
     return new LlmCallError(message, {
       category,
       model,
-      cause: error,
+      cause,
       ...(statusCode === undefined ? {} : { statusCode }),
     });
   }
   const message = messageOf(last);
-  return new LlmCallError(`LLM call to ${model} failed: ${message}`, {
+  return new LlmCallError(redactSecrets(`LLM call to ${model} failed: ${message}`, secrets), {
     category: categoryOfMessage(message),
     model,
-    cause: error,
+    cause,
   });
 }

@@ -1,3 +1,10 @@
+export {
+  callSettings,
+  type LanguageModelTarget,
+  languageModelLlm,
+  languageModelParser,
+  type ModelCallSettings,
+} from "./ai-sdk-ports.js";
 export * from "./cache/index.js";
 export {
   AdapterUnavailableError,
@@ -11,6 +18,7 @@ export {
   RateLimitError,
 } from "./errors.js";
 export { extractJsonText, repairJson } from "./json-extraction.js";
+export * from "./manual/index.js";
 export {
   assistantMessage,
   type Content,
@@ -26,13 +34,6 @@ export {
   userMessage,
 } from "./messages.js";
 export {
-  type BaseUrlMode,
-  finalizeBaseUrl,
-  type OpenAiEndpointOptions,
-  openAiEndpointLlm,
-  openAiEndpointParser,
-} from "./openai-endpoint.js";
-export {
   BASE_CAPABILITIES,
   type CallOptions,
   type LlmPort,
@@ -44,6 +45,9 @@ export {
   type StructuredSchema,
   type Validation,
 } from "./ports.js";
+export * from "./providers/index.js";
+export * from "./recording/index.js";
+export * from "./replay/index.js";
 export {
   type CategoryRetryConfig,
   CategoryRetryConfigSchema,
@@ -56,4 +60,5 @@ export {
 } from "./retry-policy.js";
 export * from "./scheduler/index.js";
 export { zodStructuredSchema } from "./structured-schema.js";
+export * from "./trace/index.js";
 export { addUsage, emptyUsage, isUsageEmpty, type UsageMetadata } from "./usage.js";

@@ -1,16 +1,48 @@
+/**
+ * From a model config to the port serving it (spec 05 §4): which adapter, with which key, base URL and call
+ * settings. Keys come from the model's secret fields first, then from environment variables.
+ */
 import {
   AdapterUnavailableError,
+  anthropicModel,
   type BaseUrlMode,
+  type EmbeddingPort,
+  googleModel,
+  type LanguageModelTarget,
   type LlmPort,
+  languageModelLlm,
+  languageModelParser,
+  type ModelCallSettings,
   type OpenAiEndpointOptions,
-  openAiEndpointLlm,
-  openAiEndpointParser,
+  openAiEmbeddings,
+  openAiEndpointEmbeddings,
+  openAiEndpointModel,
+  openAiModel,
+  openRouterModel,
   type ParserPort,
+  type ProviderEnv,
+  type RecordingMode,
+  recordingLlmPort,
+  recordingParserPort,
 } from "../../llm/index.js";
-import { adapterTarget } from "./interfaces.js";
+import { callAdapterTarget, INTERFACES, isKnownInterface } from "./interfaces.js";
 import type { ModelConfig } from "./model-config.js";
 
 const BASE_URL_MODES = new Set<string>(["auto_v1", "raw"]);
+
+/** How ports are built for a model config. */
+export interface PortRoutingOptions {
+  /** Where API keys (and `OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`) are read from; default `process.env`. */
+  env?: ProviderEnv;
+  /**
+   * Record every call's response to files in `dir` (`record`), or answer from them offline (`replay`: no key
+   * and no network needed).
+   */
+  recording?: { dir: string; mode: RecordingMode };
+}
+
+/** The adapters a model config can be served by for single calls. */
+export type CallAdapter = "openai_endpoint" | "openrouter" | "openai" | "anthropic" | "google";
 
 /**
  * The `openai_endpoint` adapter settings of a model: base URL and key from the model (the key is never read
@@ -29,34 +61,186 @@ export function openAiEndpointOptions(model: ModelConfig): OpenAiEndpointOptions
     );
   }
   return {
+    ...modelCallSettings(model),
     baseURL: model.endpoint_base_url ?? "",
     apiKey: model.endpoint_api_key?.reveal() ?? "",
-    modelName: model.model_name ?? "",
     baseUrlMode: mode as BaseUrlMode,
+  };
+}
+
+function modelCallSettings(model: ModelConfig): ModelCallSettings {
+  return {
+    modelName: model.model_name ?? "",
     temperature: model.temperature,
     maxTokens: model.max_tokens,
     ...(model.request_timeout === null ? {} : { requestTimeoutMs: model.request_timeout * 1000 }),
   };
 }
 
-function unavailable(model: ModelConfig): AdapterUnavailableError {
-  const target = adapterTarget(model.interface, model.model_provider);
-  const served = target === null ? "no adapter here" : `the ${target} adapter, not built yet`;
-  return new AdapterUnavailableError(
-    `model ${model.id}: interface ${model.interface}${model.model_provider ? ` (provider ${model.model_provider})` : ""} needs ${served}; use openai_endpoint`,
-    "not implemented",
+/** A string setting of `extra_kwargs` (the original passes them to the client: `api_key`, `base_url`). */
+function extraString(model: ModelConfig, key: string): string | null {
+  const value = model.extra_kwargs?.[key];
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+const KNOWN = () => Object.keys(INTERFACES).join(", ");
+
+/**
+ * The adapter serving a model's LLM and parser calls: `openai_endpoint` and `openrouter` as named; `openai`,
+ * `anthropic`, `google` as named; `claude_tool` (and the judge calls of `claude_agent_sdk`) → anthropic;
+ * `langchain` (and the judge calls of `langchain_deep_agents`) by `model_provider`: openai, anthropic,
+ * google_genai.
+ * @throws {AdapterUnavailableError} for `manual` and `taskeval` (they have no LLM), an unknown interface, a
+ * missing `model_name` or `model_provider`, or a provider with no adapter here.
+ */
+export function callAdapterFor(model: ModelConfig): CallAdapter {
+  const name = model.interface;
+  const label = `model ${model.id ?? model.model_name ?? "(no id)"}`;
+  if (name === "manual" || name === "taskeval") {
+    throw new AdapterUnavailableError(
+      `${label}: the ${name} interface replays answers given in advance and has no LLM or parser port; judge with a separate parsing model (openai, anthropic, google, openrouter, openai_endpoint or langchain)`,
+      `${name} has no LLM`,
+    );
+  }
+  if (!isKnownInterface(name)) {
+    throw new AdapterUnavailableError(
+      `${label}: unknown interface ${JSON.stringify(name)} (known: ${KNOWN()}); use langchain with a model_provider, or openai_endpoint for any OpenAI-compatible server`,
+      "unknown interface",
+      "langchain",
+    );
+  }
+  if (!model.model_name) {
+    throw new AdapterUnavailableError(`${label}: interface ${name} needs model_name`, "missing model_name");
+  }
+  if (INTERFACES[name]?.requiresProvider && !model.model_provider) {
+    throw new AdapterUnavailableError(
+      `${label}: interface ${name} needs model_provider (openai, anthropic or google_genai)`,
+      "missing model_provider",
+    );
+  }
+  if (name === "openai_endpoint" || name === "openrouter") return name;
+  const target = callAdapterTarget(name, model.model_provider);
+  if (target === "openai" || target === "anthropic" || target === "google") return target;
+  throw new AdapterUnavailableError(
+    `${label}: interface ${name}${model.model_provider ? ` with provider ${model.model_provider}` : ""} has no adapter here; use the openai, anthropic or google interface, or openai_endpoint with the provider's OpenAI-compatible URL`,
+    "no adapter",
     "openai_endpoint",
   );
 }
 
-/** The `LlmPort` serving a model. Only `openai_endpoint` is served so far. */
-export function llmPortFor(model: ModelConfig): LlmPort {
-  if (model.interface === "openai_endpoint") return openAiEndpointLlm(openAiEndpointOptions(model));
-  throw unavailable(model);
+/**
+ * The AI SDK model serving a model config's calls, with its key resolved: the model's secret field
+ * (`endpoint_api_key`, or `anthropic_api_key` for Anthropic), then `extra_kwargs.api_key`, then the
+ * environment (`OPENAI_API_KEY`; `ANTHROPIC_API_KEY`; `GOOGLE_GENERATIVE_AI_API_KEY`, `GEMINI_API_KEY`,
+ * `GOOGLE_API_KEY`; `OPENROUTER_API_KEY`). `openai_endpoint` takes its key from the model only.
+ * @throws {AdapterUnavailableError} as {@link callAdapterFor} does, or naming the variable to set when no key is found.
+ */
+export function languageModelFor(model: ModelConfig, options: PortRoutingOptions = {}): LanguageModelTarget {
+  const adapter = callAdapterFor(model);
+  if (adapter === "openai_endpoint") return openAiEndpointModel(openAiEndpointOptions(model));
+  const env = options.env ?? process.env;
+  const settings = modelCallSettings(model);
+  const extraKey = extraString(model, "api_key");
+  const extraUrl = extraString(model, "base_url");
+  switch (adapter) {
+    case "anthropic":
+      return anthropicModel({
+        ...settings,
+        apiKey: model.anthropic_api_key?.reveal() ?? extraKey,
+        baseURL: model.anthropic_base_url ?? extraUrl,
+        env,
+      });
+    case "openai":
+      return openAiModel({
+        ...settings,
+        apiKey: model.endpoint_api_key?.reveal() ?? extraKey,
+        baseURL: model.endpoint_base_url ?? extraUrl,
+        env,
+      });
+    case "google":
+      return googleModel({
+        ...settings,
+        apiKey: model.endpoint_api_key?.reveal() ?? extraKey,
+        baseURL: model.endpoint_base_url ?? extraUrl,
+        env,
+      });
+    case "openrouter":
+      return openRouterModel({
+        ...settings,
+        apiKey: model.endpoint_api_key?.reveal() ?? extraKey,
+        baseURL: model.endpoint_base_url ?? extraUrl,
+        env,
+      });
+  }
 }
 
-/** The `ParserPort` serving a judge model. Only `openai_endpoint` is served so far. */
-export function parserPortFor(model: ModelConfig): ParserPort {
-  if (model.interface === "openai_endpoint") return openAiEndpointParser(openAiEndpointOptions(model));
-  throw unavailable(model);
+/** What identifies a model's requests in recordings: its adapter and model name, and its sampling settings. */
+function recordingIdentity(model: ModelConfig) {
+  return {
+    modelIdentity: `${callAdapterFor(model)}:${model.model_name}`,
+    parameters: { temperature: model.temperature, max_tokens: model.max_tokens },
+  };
+}
+
+/**
+ * The `LlmPort` serving a model (see {@link languageModelFor} for adapters and keys). With `recording`, calls
+ * are recorded to files or replayed from them; replaying builds no real port, so it needs no key.
+ * @throws {AdapterUnavailableError} when no adapter serves the model or its key is missing.
+ */
+export function llmPortFor(model: ModelConfig, options: PortRoutingOptions = {}): LlmPort {
+  const { recording } = options;
+  if (recording === undefined) return languageModelLlm(languageModelFor(model, options));
+  const real = recording.mode === "replay" ? null : languageModelLlm(languageModelFor(model, options));
+  return recordingLlmPort(real, { ...recording, ...recordingIdentity(model) });
+}
+
+/**
+ * The `ParserPort` serving a judge model (see {@link languageModelFor}); `recording` as for {@link llmPortFor}.
+ * @throws {AdapterUnavailableError} when no adapter serves the model or its key is missing.
+ */
+export function parserPortFor(model: ModelConfig, options: PortRoutingOptions = {}): ParserPort {
+  const { recording } = options;
+  if (recording === undefined) return languageModelParser(languageModelFor(model, options));
+  const real = recording.mode === "replay" ? null : languageModelParser(languageModelFor(model, options));
+  return recordingParserPort(real, { ...recording, ...recordingIdentity(model) });
+}
+
+/**
+ * The `EmbeddingPort` for the embedding model `embeddingModelName`, reached through a model config's
+ * connection: an `openai_endpoint` model's base URL and key, or an OpenAI model's (`openai`, or `langchain`
+ * with provider `openai`) key and optional `endpoint_base_url`.
+ * @throws {AdapterUnavailableError} for any other model, or when the key is missing.
+ */
+export function embeddingPortFor(
+  model: ModelConfig,
+  embeddingModelName: string,
+  options: Pick<PortRoutingOptions, "env"> = {},
+): EmbeddingPort {
+  const requestTimeoutMs =
+    model.request_timeout === null ? {} : { requestTimeoutMs: model.request_timeout * 1000 };
+  if (model.interface === "openai_endpoint") {
+    const endpoint = openAiEndpointOptions(model);
+    return openAiEndpointEmbeddings({
+      baseURL: endpoint.baseURL,
+      apiKey: endpoint.apiKey,
+      modelName: embeddingModelName,
+      ...(endpoint.baseUrlMode === undefined ? {} : { baseUrlMode: endpoint.baseUrlMode }),
+      ...requestTimeoutMs,
+    });
+  }
+  const adapter = callAdapterFor(model);
+  if (adapter === "openai") {
+    return openAiEmbeddings({
+      modelName: embeddingModelName,
+      apiKey: model.endpoint_api_key?.reveal() ?? extraString(model, "api_key"),
+      baseURL: model.endpoint_base_url ?? extraString(model, "base_url"),
+      env: options.env ?? process.env,
+      ...requestTimeoutMs,
+    });
+  }
+  throw new AdapterUnavailableError(
+    `model ${model.id}: embeddings are served through openai_endpoint or openai models, not ${model.interface}${model.model_provider ? ` (provider ${model.model_provider})` : ""}`,
+    "no embedding adapter",
+    "openai_endpoint",
+  );
 }

@@ -1,9 +1,19 @@
-export { llmPortFor, openAiEndpointOptions, parserPortFor } from "./adapter-routing.js";
+export {
+  type CallAdapter,
+  callAdapterFor,
+  embeddingPortFor,
+  languageModelFor,
+  llmPortFor,
+  openAiEndpointOptions,
+  type PortRoutingOptions,
+  parserPortFor,
+} from "./adapter-routing.js";
 export { ConfigError, PresetError, PresetNotFoundError } from "./errors.js";
 export {
   type AdapterTarget,
   type AgentTier,
   adapterTarget,
+  callAdapterTarget,
   INTERFACES,
   type InterfaceSpec,
   isKnownInterface,
@@ -16,7 +26,14 @@ export {
   type ModelConfigInput,
   ModelConfigSchema,
 } from "./model-config.js";
-export { canonicalKey, displayString, type ModelIdentity, modelIdentity } from "./model-identity.js";
+export {
+  canonicalKey,
+  displayString,
+  type ModelIdentity,
+  ModelIdentitySchema,
+  modelIdentity,
+} from "./model-identity.js";
+export { type ModelSpec, ModelSpecError, parseModelSpec } from "./model-spec.js";
 export {
   listPresets,
   loadPreset,

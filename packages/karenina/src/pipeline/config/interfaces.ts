@@ -17,33 +17,56 @@ export type AdapterTarget =
   | "manual"
   | "none";
 
-/** A registered interface of the original. */
+/** A registered interface of the original, or one of ours. */
 export interface InterfaceSpec {
   agentTier: AgentTier;
   requiresProvider: boolean;
   /** The target, or the rule picking it from `model_provider` (the two LangChain-style interfaces). */
   target: AdapterTarget | "by-provider";
+  /**
+   * The adapter serving single calls (LLM and parser ports) when it differs from `target`: the deep agents
+   * answer through an agent runtime but parse with a direct API call (spec 05 §5.3, §5.4).
+   */
+  callTarget?: AdapterTarget | "by-provider";
 }
 
-/** The eight built-in interfaces of the original, keyed by the `interface` string of a model config. */
+/**
+ * The eight built-in interfaces of the original, keyed by the `interface` string of a model config, plus
+ * ours: `openai`, `anthropic` and `google` name an AI SDK provider directly (no `model_provider` needed).
+ */
 export const INTERFACES: Readonly<Record<string, InterfaceSpec>> = Object.freeze({
   langchain: { agentTier: "tool_loop", requiresProvider: true, target: "by-provider" },
   openrouter: { agentTier: "tool_loop", requiresProvider: false, target: "openai-compatible" },
   openai_endpoint: { agentTier: "tool_loop", requiresProvider: false, target: "openai-compatible" },
   claude_tool: { agentTier: "tool_loop", requiresProvider: false, target: "anthropic" },
-  claude_agent_sdk: { agentTier: "deep_agent", requiresProvider: false, target: "claude-agent" },
-  langchain_deep_agents: { agentTier: "deep_agent", requiresProvider: true, target: "deep-agent" },
+  claude_agent_sdk: {
+    agentTier: "deep_agent",
+    requiresProvider: false,
+    target: "claude-agent",
+    callTarget: "anthropic",
+  },
+  langchain_deep_agents: {
+    agentTier: "deep_agent",
+    requiresProvider: true,
+    target: "deep-agent",
+    callTarget: "by-provider",
+  },
   manual: { agentTier: "tool_loop", requiresProvider: false, target: "manual" },
   taskeval: { agentTier: "tool_loop", requiresProvider: false, target: "none" },
+  openai: { agentTier: "tool_loop", requiresProvider: false, target: "openai" },
+  anthropic: { agentTier: "tool_loop", requiresProvider: false, target: "anthropic" },
+  google: { agentTier: "tool_loop", requiresProvider: false, target: "google" },
 });
 
-/** LangChain `model_provider` names and the AI SDK provider serving each. */
+/**
+ * LangChain `model_provider` names and the AI SDK provider serving each. Other providers (`azure_openai`,
+ * `google_vertexai`, `mistralai`, ...) have no adapter here: reach them through `openai_endpoint` when they
+ * speak the OpenAI API.
+ */
 export const PROVIDERS: Readonly<Record<string, AdapterTarget>> = Object.freeze({
   openai: "openai",
-  azure_openai: "openai",
   anthropic: "anthropic",
   google_genai: "google",
-  google_vertexai: "google",
 });
 
 /** Whether `name` is a registered interface. */
@@ -57,8 +80,22 @@ export function isKnownInterface(name: string): name is keyof typeof INTERFACES 
  */
 export function adapterTarget(interfaceName: string, provider: string | null): AdapterTarget | null {
   if (!isKnownInterface(interfaceName)) return null;
+  return resolveTarget((INTERFACES[interfaceName] as InterfaceSpec).target, provider);
+}
+
+/**
+ * The adapter serving single LLM and parser calls of an (interface, provider) pair: the interface's own
+ * target, except for the deep agents, whose judge calls go straight to the provider's API. Null when
+ * nothing here serves it.
+ */
+export function callAdapterTarget(interfaceName: string, provider: string | null): AdapterTarget | null {
+  if (!isKnownInterface(interfaceName)) return null;
   const spec = INTERFACES[interfaceName] as InterfaceSpec;
-  if (spec.target !== "by-provider") return spec.target;
+  return resolveTarget(spec.callTarget ?? spec.target, provider);
+}
+
+function resolveTarget(target: AdapterTarget | "by-provider", provider: string | null): AdapterTarget | null {
+  if (target !== "by-provider") return target;
   return provider !== null && Object.hasOwn(PROVIDERS, provider)
     ? (PROVIDERS[provider] as AdapterTarget)
     : null;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RetryPolicySchema } from "../../llm/index.js";
+import { ManualTraces, RetryPolicySchema } from "../../llm/index.js";
 import { INTERFACES, isKnownInterface } from "./interfaces.js";
 import { SecretSchema } from "./secret.js";
 
@@ -20,6 +20,7 @@ const nullableRecord = <T extends z.ZodType>(value: T) =>
 
 /** Interfaces that may carry `anthropic_base_url` / `anthropic_api_key`. */
 const ANTHROPIC_SETTINGS_INTERFACES = new Set([
+  "anthropic",
   "claude_agent_sdk",
   "claude_tool",
   "langchain",
@@ -46,8 +47,14 @@ const ModelConfigFields = z.strictObject({
   anthropic_api_key: SecretSchema,
   agent_runtime: AgentRuntimeConfigSchema.nullable().default(null),
   extra_kwargs: nullableRecord(z.unknown()),
-  /** Manual traces: `{md5(question text): trace}`. Never serialized. */
-  manual_traces: nullableRecord(z.string()),
+  /**
+   * Manual traces: a `ManualTraces` registry, or a plain `{md5(question text): trace}` record (read it with
+   * `ManualTraces.from`). Never serialized.
+   */
+  manual_traces: z
+    .union([z.instanceof(ManualTraces), z.record(z.string(), z.string())])
+    .nullable()
+    .default(null),
   /** Agent middleware settings (spec 04 §3), kept as given until the agent adapters read them. */
   agent_middleware: nullableRecord(z.unknown()),
   max_context_tokens: z.int().nullable().default(null),

@@ -1,5 +1,12 @@
 import { expect, test } from "vitest";
-import { canonicalKey, displayString, ModelConfigSchema, modelIdentity } from "./index.js";
+import * as results from "../../results/index.js";
+import {
+  canonicalKey,
+  displayString,
+  ModelConfigSchema,
+  ModelIdentitySchema,
+  modelIdentity,
+} from "./index.js";
 
 const agent = ModelConfigSchema.parse({
   id: "with-tools",
@@ -25,4 +32,11 @@ test("a parsing model has no tools, and no config id when the id is the model na
   const identity = modelIdentity(judge, "parsing");
   expect(displayString(identity)).toBe("langchain:gpt-5");
   expect(canonicalKey(identity)).toBe("langchain:gpt-5:");
+});
+
+test("the identity type and helpers are the results' own, re-exported", () => {
+  expect(canonicalKey).toBe(results.canonicalKey);
+  expect(displayString).toBe(results.displayString);
+  const identity = modelIdentity(agent, "answering");
+  expect(ModelIdentitySchema.parse(identity)).toEqual(identity);
 });

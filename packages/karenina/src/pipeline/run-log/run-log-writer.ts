@@ -4,15 +4,16 @@ import { dirname } from "node:path";
 import { RunLogError, reasonOf } from "./run-log-error.js";
 
 /**
- * Appends finished results to a run's JSONL log (spec 04 §16), one JSON object per line. Each append is a
- * single write of a complete line followed by an `fsync`, so a killed process loses at most the results
- * still in flight and leaves no half line behind. Appends are serialised in call order.
+ * Appends finished results to a run's JSONL log (spec 04 §16), one JSON object per line. An append resolves
+ * once its line is written and `fsync`ed, so a killed process loses at most the results still in flight.
+ * Appends made while a write is under way are written together with one `fsync` (group commit), in call order.
  *
  * If the file already ends in a half line (from a crash of an older writer), opening starts a fresh line,
  * so the half line stays a lone unreadable line that {@link readRunLog} skips.
  */
 export class RunLogWriter {
   #queue: Promise<void> = Promise.resolve();
+  readonly #pending: { line: string; resolve: () => void; reject: (error: unknown) => void }[] = [];
   #closed = false;
 
   private constructor(
@@ -61,18 +62,29 @@ export class RunLogWriter {
         new RunLogError(this.path, `cannot serialise the result (${reasonOf(error)})`, { cause: error }),
       );
     }
-    const write = this.#queue.then(async () => {
-      try {
-        await this.handle.write(line);
-        await this.handle.sync();
-      } catch (error) {
-        throw new RunLogError(this.path, `cannot append to the run log (${reasonOf(error)})`, {
-          cause: error,
-        });
-      }
+    return new Promise<void>((resolve, reject) => {
+      this.#pending.push({ line, resolve, reject });
+      if (this.#pending.length === 1) this.#queue = this.#queue.then(() => this.#flush());
     });
-    this.#queue = write.catch(() => undefined);
-    return write;
+  }
+
+  /**
+   * Writes every line waiting (group commit): one write and one `fsync` for all of them, then each of their
+   * `append` promises resolves. Lines stay whole and in call order.
+   */
+  async #flush(): Promise<void> {
+    const batch = this.#pending.splice(0);
+    if (batch.length === 0) return;
+    try {
+      await this.handle.write(batch.map((entry) => entry.line).join(""));
+      await this.handle.sync();
+      for (const entry of batch) entry.resolve();
+    } catch (error) {
+      const failure = new RunLogError(this.path, `cannot append to the run log (${reasonOf(error)})`, {
+        cause: error,
+      });
+      for (const entry of batch) entry.reject(failure);
+    }
   }
 
   /** Waits for pending appends, then closes the file; idempotent. */

@@ -1,11 +1,11 @@
 /**
- * The `openai_endpoint` adapter (spec 05 §5.1): any OpenAI-compatible chat-completions server (vLLM, sglang,
- * llama.cpp, Ollama, a gateway), reached through the AI SDK's `@ai-sdk/openai-compatible` provider.
+ * The one implementation of `LlmPort` and `ParserPort` over an AI SDK `LanguageModel`, shared by every
+ * provider adapter (`openai_endpoint`, `openai`, `anthropic`, `google`, `openrouter`): plain calls, and
+ * parsing by native structured output, then JSON extraction, then repair, then one feedback retry.
  */
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, jsonSchema, type LanguageModel, NoObjectGeneratedError, Output } from "ai";
 import { callSignal, fromSdkUsage, toModelMessages, toPortError } from "./ai-sdk-bridge.js";
-import { AdapterUnavailableError, LlmCallError, ParseError } from "./errors.js";
+import { LlmCallError, ParseError } from "./errors.js";
 import { extractJsonText, repairJson } from "./json-extraction.js";
 import { assistantMessage, type Message, userMessage } from "./messages.js";
 import {
@@ -21,54 +21,36 @@ import {
 } from "./ports.js";
 import { addUsage, isUsageEmpty, type UsageMetadata } from "./usage.js";
 
-/** How `baseURL` becomes the client's URL: `auto_v1` appends `/v1` unless present; `raw` keeps it as given. */
-export type BaseUrlMode = "auto_v1" | "raw";
-
-/** Settings of an OpenAI-compatible endpoint model. */
-export interface OpenAiEndpointOptions {
-  baseURL: string;
-  /** Sent as a bearer token. Never read from the environment for this adapter. */
-  apiKey: string;
+/** Sampling and timeout settings every provider adapter takes. */
+export interface ModelCallSettings {
+  /** The provider's model name, e.g. `gpt-4.1-mini`, `claude-sonnet-4-5`, `gemini-2.5-flash`. */
   modelName: string;
-  baseUrlMode?: BaseUrlMode;
   temperature?: number;
   maxTokens?: number;
   /** Default per-call timeout in milliseconds (120 000 when absent). */
   requestTimeoutMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 120_000;
-
-/** The base URL the client uses, per `mode` (spec 05 §5.1 "Base URL finalisation"). */
-export function finalizeBaseUrl(baseURL: string, mode: BaseUrlMode = "auto_v1"): string {
-  const trimmed = baseURL.replace(/\/+$/, "");
-  if (mode === "raw") return trimmed;
-  return /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
-}
-
-interface Endpoint {
+/** An AI SDK model and how to call it: what {@link languageModelLlm} and {@link languageModelParser} need. */
+export interface LanguageModelTarget extends ModelCallSettings {
+  /** The adapter's name, used in messages (`openai_endpoint`, `anthropic`, ...). */
+  adapter: string;
   model: LanguageModel;
-  options: OpenAiEndpointOptions;
+  /** Values that must never appear in an error message (the API key); replaced by `[redacted]`. */
+  secrets?: readonly string[];
 }
 
-function endpoint(options: OpenAiEndpointOptions): Endpoint {
-  if (!options.baseURL) {
-    throw new AdapterUnavailableError("openai_endpoint needs endpoint_base_url", "missing endpoint_base_url");
-  }
-  if (!options.apiKey) {
-    throw new AdapterUnavailableError("openai_endpoint needs endpoint_api_key", "missing endpoint_api_key");
-  }
-  if (!options.modelName) {
-    throw new AdapterUnavailableError("openai_endpoint needs model_name", "missing model_name");
-  }
-  const provider = createOpenAICompatible({
-    name: "openai_endpoint",
-    baseURL: finalizeBaseUrl(options.baseURL, options.baseUrlMode),
-    apiKey: options.apiKey,
-    supportsStructuredOutputs: true,
-  });
-  return { model: provider.chatModel(options.modelName), options };
+/** The sampling and timeout settings of any provider's options, without its connection settings. */
+export function callSettings(options: ModelCallSettings): ModelCallSettings {
+  return {
+    modelName: options.modelName,
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+  };
 }
+
+const DEFAULT_TIMEOUT_MS = 120_000;
 
 interface CallResult {
   text: string;
@@ -82,23 +64,23 @@ interface CallResult {
  * JSON then still yields its text (no throw), so the caller can extract JSON from it.
  */
 async function call(
-  { model, options }: Endpoint,
+  target: LanguageModelTarget,
   messages: readonly Message[],
   callOptions: CallOptions,
   schema?: StructuredSchema<unknown>,
 ): Promise<CallResult> {
-  const timeoutMs = callOptions.timeoutMs ?? options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = callOptions.timeoutMs ?? target.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
   const guard = callSignal(timeoutMs, callOptions.signal);
-  const name = options.modelName;
+  const name = target.modelName;
   try {
     const common = {
-      model,
+      model: target.model,
       messages: toModelMessages(messages),
       allowSystemInMessages: true,
       maxRetries: 0,
       abortSignal: guard.signal,
-      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-      ...(options.maxTokens === undefined ? {} : { maxOutputTokens: options.maxTokens }),
+      ...(target.temperature === undefined ? {} : { temperature: target.temperature }),
+      ...(target.maxTokens === undefined ? {} : { maxOutputTokens: target.maxTokens }),
     };
     if (schema === undefined) {
       const result = await generateText(common);
@@ -120,6 +102,7 @@ async function call(
       timeoutMs,
       timedOut: guard.timedOut(),
       aborted: guard.aborted(),
+      secrets: target.secrets ?? [],
     });
   }
 }
@@ -163,10 +146,10 @@ function feedback(schema: StructuredSchema<unknown>, error: string): string {
 const STRUCTURED_REFUSED = new Set([400, 422]);
 
 /**
- * A structured call; a server that refuses `response_format` (HTTP 400/422) is asked again without it.
+ * A structured call; a server that refuses native structured output (HTTP 400/422) is asked again without it.
  */
 async function structuredCall(
-  target: Endpoint,
+  target: LanguageModelTarget,
   messages: readonly Message[],
   options: CallOptions,
   schema: StructuredSchema<unknown>,
@@ -191,9 +174,11 @@ const PARSER_CAPABILITIES: PortCapabilities = Object.freeze({
   supportsStructuredOutput: true,
 });
 
-/** An `LlmPort` over an OpenAI-compatible endpoint. Throws `AdapterUnavailableError` when a setting is missing. */
-export function openAiEndpointLlm(options: OpenAiEndpointOptions): LlmPort {
-  const target = endpoint(options);
+/**
+ * An `LlmPort` over an AI SDK language model: one call per `invoke`, no SDK retries (the retry policy
+ * retries), the call's timeout and abort signal honoured, SDK errors mapped onto the port errors.
+ */
+export function languageModelLlm(target: LanguageModelTarget): LlmPort {
   return {
     capabilities: LLM_CAPABILITIES,
     async invoke(messages, callOptions = {}): Promise<LlmResponse> {
@@ -205,13 +190,13 @@ export function openAiEndpointLlm(options: OpenAiEndpointOptions): LlmPort {
 }
 
 /**
- * A `ParserPort` over an OpenAI-compatible endpoint: native structured output with the schema (JSON-schema
- * `response_format`); when the reply is not valid, JSON extracted from its text, then repaired; then one
- * retry telling the model the validation error. Usage is summed over the calls. Provider errors (rate
- * limits, timeouts, ...) are thrown as they are, for the retry policy to handle.
+ * A `ParserPort` over an AI SDK language model: native structured output with the schema; when the reply is
+ * not valid, JSON extracted from its text, then repaired; then one retry telling the model the validation
+ * error. Usage is summed over the calls. Provider errors (rate limits, timeouts, ...) are thrown as they
+ * are, for the retry policy to handle. A server refusing native structured output (HTTP 400/422) is asked
+ * again without it.
  */
-export function openAiEndpointParser(options: OpenAiEndpointOptions): ParserPort {
-  const target = endpoint(options);
+export function languageModelParser(target: LanguageModelTarget): ParserPort {
   return {
     capabilities: PARSER_CAPABILITIES,
     async parse<T>(messages: readonly Message[], schema: StructuredSchema<T>, callOptions: CallOptions = {}) {

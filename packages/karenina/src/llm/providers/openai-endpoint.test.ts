@@ -1,7 +1,7 @@
 /** The openai_endpoint adapter over real HTTP, against the scripted local server (hand-written replies). */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { z } from "zod";
-import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
+import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
 import {
   AdapterUnavailableError,
   finalizeBaseUrl,
@@ -15,7 +15,7 @@ import {
   systemMessage,
   userMessage,
   zodStructuredSchema,
-} from "./index.js";
+} from "../index.js";
 
 const Answer = zodStructuredSchema("Answer", z.object({ gene: z.string(), confidence: z.number() }));
 const question = [

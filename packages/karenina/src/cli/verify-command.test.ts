@@ -1,0 +1,153 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { Benchmark } from "../benchmark/index.js";
+import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
+import { EXIT } from "./cli-io.js";
+import { runCli } from "./program.js";
+import { modelFromSpec } from "./verify-command.js";
+
+const TEMPLATE = `from karenina.schemas.entities import BaseAnswer, VerifiedField, ExactMatch
+
+
+class Answer(BaseAnswer):
+    drug: str = VerifiedField(description='The drug the response names', ground_truth='venetoclax', verify_with=ExactMatch(normalize=["lowercase", "strip"]))
+`;
+
+async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await runCli(args, { out: (t) => (out += t), err: (t) => (err += t) });
+  return { code, out, err };
+}
+
+let server: OpenAiTestServer;
+let dir: string;
+
+async function checkpoint(questions: number): Promise<string> {
+  const bench = Benchmark.create({ name: "cli-verify" });
+  for (let i = 0; i < questions; i++) {
+    bench.addQuestion(`Which drug inhibits BCL2? (${i})`, "venetoclax", {
+      questionId: `q${i}`,
+      answerTemplate: TEMPLATE,
+    });
+  }
+  const file = join(dir, "bench.jsonld");
+  await bench.save(file);
+  return file;
+}
+
+const readLines = async (file: string) =>
+  existsSync(file) ? (await readFile(file, "utf8")).split("\n").filter((line) => line.trim() !== "") : [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "karenina-cli-verify-"));
+  // Hand-written test replies, not output of any model.
+  server = await startOpenAiServer([
+    { match: { model: "answerer" }, reply: { text: "Venetoclax.", delayMs: 40 }, repeat: true },
+    { match: { model: "judge" }, reply: { json: { drug: "venetoclax" } }, repeat: true },
+  ]);
+});
+afterEach(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("karenina verify", () => {
+  test("runs every question, appends each result to --output and prints a one-line summary", async () => {
+    const file = await checkpoint(3);
+    const output = join(dir, "run.jsonl");
+    const { code, err } = await run(
+      "verify",
+      file,
+      "--answering",
+      `openai_endpoint:answerer@${server.baseURL}`,
+      "--parsing",
+      `openai_endpoint:judge@${server.baseURL}`,
+      "--output",
+      output,
+      "--no-progress",
+    );
+    expect(code).toBe(EXIT.ok);
+    const rows = (await readLines(output)).map((line) => JSON.parse(line));
+    expect(rows.map((row) => row.metadata.question_id).sort()).toEqual(["q0", "q1", "q2"]);
+    expect(rows.every((row) => row.template.verify_result === true)).toBe(true);
+    expect(err).toMatch(/3\/3 done · 3 passed, 0 failed · 6 LLM calls, 0 cache hits/);
+    expect(err.trim().split("\n")).toHaveLength(1);
+  });
+
+  test("bad model SPECs and missing models are usage errors that show the expected form", async () => {
+    const file = await checkpoint(1);
+    const unknown = await run("verify", file, "-a", "nosuch:model", "-p", "openai:gpt-4.1-mini");
+    expect(unknown.code).toBe(EXIT.usage);
+    expect(unknown.err).toContain("interface:model[@base_url]");
+    const noJudge = await run("verify", file, "-a", `openai_endpoint:answerer@${server.baseURL}`);
+    expect(noJudge.code).toBe(EXIT.usage);
+    expect(noJudge.err).toContain("--parsing");
+    const noUrl = await run("verify", file, "-a", "openai_endpoint:llama3.1", "-p", "openai:gpt-4.1-mini");
+    expect(noUrl.code).toBe(EXIT.usage);
+    expect(noUrl.err).toContain("needs @base_url");
+  });
+
+  test("model SPECs map to model configs, model names may contain ':'", () => {
+    expect(
+      modelFromSpec("openai_endpoint:llama3.1:8b@http://127.0.0.1:11434/v1", {}, undefined),
+    ).toMatchObject({
+      interface: "openai_endpoint",
+      model_name: "llama3.1:8b",
+      endpoint_base_url: "http://127.0.0.1:11434/v1",
+    });
+    expect(modelFromSpec("anthropic:claude-haiku-4-5@http://127.0.0.1:9/x", {}, undefined)).toMatchObject({
+      anthropic_base_url: "http://127.0.0.1:9/x",
+    });
+    expect(modelFromSpec("openai_endpoint:m@http://h", { MY_KEY: "k" }, "MY_KEY")).toMatchObject({
+      endpoint_api_key: "k",
+    });
+  });
+
+  test("a run killed mid-way loses no finished result, and --resume finishes it with no duplicate", async () => {
+    const total = 8;
+    const file = await checkpoint(total);
+    const output = join(dir, "run.jsonl");
+    const main = fileURLToPath(new URL("./main.ts", import.meta.url));
+    const args = [
+      "verify",
+      file,
+      "-a",
+      `openai_endpoint:answerer@${server.baseURL}`,
+      "-p",
+      `openai_endpoint:judge@${server.baseURL}`,
+      "-o",
+      output,
+      "--concurrency",
+      "1",
+      "--no-progress",
+    ];
+    const child = spawn(process.execPath, ["--import", "tsx", main, ...args], { stdio: "ignore" });
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    while ((await readLines(output)).length < 3) await new Promise((r) => setTimeout(r, 20));
+    child.kill("SIGKILL");
+    await exited;
+    const before = (await readLines(output)).length;
+    expect(before).toBeGreaterThanOrEqual(3);
+    expect(before).toBeLessThan(total);
+
+    const { code, err } = await run(...args, "--resume");
+    expect(code).toBe(EXIT.ok);
+    expect(err).toContain(`${before} resumed`);
+    // A line torn by the kill is skipped by resume, so only whole lines count.
+    const ids = (await readLines(output)).flatMap((line) => {
+      try {
+        return [JSON.parse(line).metadata.question_id as string];
+      } catch {
+        return [];
+      }
+    });
+    expect(ids).toHaveLength(total);
+    expect(new Set(ids).size).toBe(total);
+  });
+});

@@ -1,0 +1,243 @@
+import { type Command, Option } from "commander";
+import { Benchmark } from "../benchmark/index.js";
+import {
+  dumpVerificationConfig,
+  loadPreset,
+  loadPriceTable,
+  type ModelConfigInput,
+  type ProgressEvent,
+  parseModelSpec,
+  parseVerificationConfig,
+  type RunSummary,
+} from "../pipeline/index.js";
+import { CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
+import { createProgressDisplay } from "./progress-display.js";
+
+/** Options of `karenina verify`, as commander gives them. */
+export interface VerifyOptions {
+  answering?: string[];
+  parsing?: string[];
+  preset?: string;
+  replicates?: number;
+  concurrency?: number;
+  mode?: "template_only" | "template_and_rubric" | "rubric_only";
+  output?: string;
+  resume?: boolean;
+  cache?: string;
+  prices?: string;
+  abstention?: boolean;
+  sufficiency?: boolean;
+  deepJudgment?: "disabled" | "reasoning_only" | "full";
+  endpointKeyEnv?: string;
+  question?: string[];
+  progress?: boolean;
+}
+
+const ENDPOINT_INTERFACES = new Set(["openai_endpoint", "openai", "google", "openrouter"]);
+
+/** Turns a model SPEC into a model config; `openai_endpoint` keys come from `--endpoint-key-env` only. */
+export function modelFromSpec(
+  spec: string,
+  env: NodeJS.ProcessEnv,
+  keyEnv: string | undefined,
+): ModelConfigInput {
+  const parsed = parseModelSpec(spec);
+  const model: Record<string, unknown> = {
+    id: parsed.modelName,
+    model_name: parsed.modelName,
+    interface: parsed.interface,
+  };
+  if (parsed.baseUrl !== null) {
+    model[
+      parsed.interface === "anthropic" || parsed.interface === "claude_tool"
+        ? "anthropic_base_url"
+        : "endpoint_base_url"
+    ] = parsed.baseUrl;
+  } else if (parsed.interface === "openai_endpoint") {
+    throw new CliUsageError(
+      `model ${JSON.stringify(spec)}: openai_endpoint needs @base_url, e.g. openai_endpoint:llama3.1@http://127.0.0.1:11434/v1`,
+    );
+  }
+  if (parsed.interface === "openai_endpoint") {
+    const key = keyEnv === undefined ? undefined : env[keyEnv];
+    if (keyEnv !== undefined && !key) throw new CliUsageError(`--endpoint-key-env: ${keyEnv} is not set`);
+    // Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the client must send one.
+    model.endpoint_api_key = key ?? "not-needed";
+  }
+  if (
+    !ENDPOINT_INTERFACES.has(parsed.interface) &&
+    parsed.baseUrl !== null &&
+    parsed.interface !== "anthropic"
+  ) {
+    throw new CliUsageError(`model ${JSON.stringify(spec)}: interface ${parsed.interface} takes no base URL`);
+  }
+  return model as ModelConfigInput;
+}
+
+async function buildConfig(options: VerifyOptions, env: NodeJS.ProcessEnv) {
+  const base =
+    options.preset === undefined ? {} : dumpVerificationConfig((await loadPreset(options.preset)).config);
+  const input: Record<string, unknown> = { ...base };
+  const models = (specs: string[] | undefined) =>
+    specs?.map((spec) => modelFromSpec(spec, env, options.endpointKeyEnv));
+  const answering = models(options.answering);
+  const parsing = models(options.parsing);
+  if (answering) input.answering_models = answering;
+  if (parsing) input.parsing_models = parsing;
+  if (!input.parsing_models)
+    throw new CliUsageError("give at least one --parsing model (or a --preset that has one)");
+  if (!input.answering_models)
+    throw new CliUsageError("give at least one --answering model (or a --preset that has one)");
+  if (options.replicates !== undefined) input.replicate_count = options.replicates;
+  if (options.mode !== undefined) input.evaluation_mode = options.mode;
+  if (options.abstention) input.abstention_enabled = true;
+  if (options.sufficiency) input.sufficiency_enabled = true;
+  if (options.deepJudgment !== undefined) input.deep_judgment_mode = options.deepJudgment;
+  if (options.concurrency !== undefined) {
+    input.async_enabled = true;
+    input.async_max_workers = options.concurrency;
+    input.max_concurrent_requests = options.concurrency;
+  }
+  return parseVerificationConfig(input, { env });
+}
+
+function integer(name: string, min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min)
+      throw new CliUsageError(`${name}: expected an integer >= ${min}, found ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/** The one-line run summary printed to stderr. */
+export function summaryLine(summary: RunSummary, output: string | undefined): string {
+  const cost =
+    summary.costUsd > 0 || summary.unpricedCalls === 0 ? `$${summary.costUsd.toFixed(4)}` : "cost unknown";
+  const parts = [
+    `${summary.runName}: ${summary.completed + summary.resumed}/${summary.total} done`,
+    `${summary.passed} passed, ${summary.failed} failed${summary.taskErrors > 0 ? `, ${summary.taskErrors} errors` : ""}`,
+    `${summary.calls} LLM calls, ${summary.cacheHits} cache hits`,
+    `${summary.inputTokens} in / ${summary.outputTokens} out tokens, ${cost}${summary.unpricedCalls > 0 && summary.costUsd > 0 ? "+ (some models unpriced)" : ""}`,
+    `${summary.seconds.toFixed(1)} s`,
+  ];
+  if (summary.resumed > 0) parts.push(`${summary.resumed} resumed`);
+  if (output !== undefined) parts.push(`results: ${output}`);
+  return parts.join(" · ");
+}
+
+function resumeCommand(args: readonly string[]): string {
+  const quoted = args.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`));
+  return ["karenina", ...quoted, ...(args.includes("--resume") ? [] : ["--resume"])].join(" ");
+}
+
+/** `karenina verify`. */
+export function registerVerifyCommand(
+  program: Command,
+  io: CliIo,
+  rawArgs: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): void {
+  program
+    .command("verify")
+    .description(
+      "Run a benchmark: every finished question against each answering model, judged by each parsing model",
+    )
+    .argument("<checkpoint>", "benchmark checkpoint (.jsonld)")
+    .option("-a, --answering <spec>", "answering model interface:model[@base_url] (repeatable)", collect)
+    .option("-p, --parsing <spec>", "judge (parsing) model interface:model[@base_url] (repeatable)", collect)
+    .option("--preset <name>", "start from a saved preset (name or path); flags override it")
+    .option("-r, --replicates <n>", "runs per question and model pair", integer("--replicates", 1))
+    .option(
+      "-c, --concurrency <n>",
+      "tasks and LLM calls in flight (default: the config's, 2 tasks / 16 calls)",
+      integer("--concurrency", 1),
+    )
+    .addOption(
+      new Option("-m, --mode <mode>", "what to evaluate").choices([
+        "template_only",
+        "template_and_rubric",
+        "rubric_only",
+      ]),
+    )
+    .option("-o, --output <file>", "append each finished result to this JSONL file as it completes")
+    .option("--resume", "skip the tasks whose results are already in --output")
+    .option(
+      "--cache <dir>",
+      "cache LLM responses in this directory (reruns with the same inputs make no calls)",
+    )
+    .option(
+      "--prices <file>",
+      "JSON price table overriding the built-in one: {model: {input_per_million, output_per_million}}",
+    )
+    .option("--abstention", "detect refusals before parsing")
+    .option("--sufficiency", "check that the answer holds what the template needs before parsing")
+    .addOption(
+      new Option("--deep-judgment <mode>", "template deep judgment").choices([
+        "disabled",
+        "reasoning_only",
+        "full",
+      ]),
+    )
+    .option("--endpoint-key-env <var>", "environment variable holding the API key of openai_endpoint models")
+    .option("-q, --question <id>", "verify only this question (repeatable)", collect)
+    .option("--no-progress", "no progress bar")
+    .addHelpText(
+      "after",
+      `
+Model SPECs: interface:model[@base_url]
+  openai_endpoint:llama3.1@http://127.0.0.1:11434/v1   any OpenAI-compatible server (Ollama, vLLM, llama.cpp)
+  openai:gpt-4.1-mini                                   OPENAI_API_KEY
+  anthropic:claude-haiku-4-5                            ANTHROPIC_API_KEY
+  google:gemini-2.5-flash                               GOOGLE_GENERATIVE_AI_API_KEY
+  openrouter:meta-llama/llama-3.1-8b-instruct           OPENROUTER_API_KEY
+
+Examples:
+  karenina verify bench.jsonld -a openai_endpoint:llama3.1@http://127.0.0.1:11434/v1 \\
+      -p openai_endpoint:llama3.1@http://127.0.0.1:11434/v1 -o run.jsonl
+  karenina verify bench.jsonld -a openai:gpt-4.1-mini -a anthropic:claude-haiku-4-5 -p openai:gpt-4.1-mini \\
+      --mode template_and_rubric --replicates 3 -o run.jsonl
+  karenina verify bench.jsonld --preset nightly -o run.jsonl --resume     # continue an interrupted run
+
+Each finished result is appended to --output as one JSON line (the original's result shape); a summary
+line goes to stderr. Ctrl-C stops cleanly: finished results are kept and the command to resume is printed.
+Exit code: 0 when the run completed, 1 when tasks failed to run or the run was interrupted, 2 on bad usage.`,
+    )
+    .action(async (checkpoint: string, options: VerifyOptions) => {
+      if (options.resume && options.output === undefined)
+        throw new CliUsageError("--resume needs --output (the run log to continue)");
+      const config = await buildConfig(options, env);
+      const benchmark = await Benchmark.load(checkpoint);
+      const prices = options.prices === undefined ? undefined : await loadPriceTable(options.prices);
+      const controller = new AbortController();
+      const onSigint = () => controller.abort(new Error("interrupted"));
+      process.once("SIGINT", onSigint);
+      const display = createProgressDisplay(io, options.progress !== false);
+      try {
+        const run = await benchmark.runVerification(config, {
+          signal: controller.signal,
+          keepResults: false,
+          onProgress: (event: ProgressEvent) => display.update(event),
+          ...(options.output === undefined ? {} : { output: options.output }),
+          ...(options.resume ? { resume: true } : {}),
+          ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
+          ...(prices === undefined ? {} : { prices }),
+          ...(options.question === undefined ? {} : { questionIds: options.question }),
+        });
+        display.stop();
+        io.err(`${summaryLine(run.summary, options.output)}\n`);
+        for (const failure of run.failures.slice(0, 5))
+          io.err(`task ${failure.task.key.replace(/\t/g, " | ")} failed: ${String(failure.error)}\n`);
+        if (run.summary.aborted) {
+          io.err(`interrupted; resume with:\n  ${resumeCommand(rawArgs)}\n`);
+          throw new CliExit(EXIT.checkFailed);
+        }
+        if (run.failures.length > 0) throw new CliExit(EXIT.checkFailed);
+      } finally {
+        display.stop();
+        process.off("SIGINT", onSigint);
+      }
+    });
+}

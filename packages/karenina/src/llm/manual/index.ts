@@ -1,0 +1,11 @@
+export {
+  isQuestionHash,
+  type ManualTrace,
+  ManualTraceError,
+  type ManualTraceRecord,
+  type ManualTraceRegisterOptions,
+  ManualTraces,
+  parseManualTraces,
+  questionHash,
+  readManualTracesFile,
+} from "./manual-traces.js";

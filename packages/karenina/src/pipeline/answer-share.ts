@@ -1,0 +1,68 @@
+import type { Message, UsageMetadata } from "../llm/index.js";
+import type { AgentMetrics } from "../results/index.js";
+
+/** A generated answer that tasks of the same question, answering model and replicate reuse (spec 04 §15.3). */
+export interface SharedAnswer {
+  rawLlmResponse: string;
+  traceMessages: Message[] | null;
+  conversationContext: Message[];
+  recursionLimitReached: boolean;
+  responseTimeoutPartial: boolean;
+  usage: UsageMetadata | null;
+  usageUnavailable: boolean;
+  agentMetrics: AgentMetrics | null;
+  answeringMcpServers: string[] | null;
+}
+
+interface Entry {
+  answer: Promise<SharedAnswer | null>;
+  /** Tasks still to come for this key; the entry is dropped when it reaches 0, so memory stays flat. */
+  remaining: number;
+}
+
+/**
+ * Shares generated answers between the tasks that differ only by parsing model, so each answer is generated
+ * once however many judges read it. The first task of a key generates; the others wait for it. A generation
+ * that fails (null) is not shared: each waiting task then generates its own, as the original retries a
+ * failed cache entry. Keys are the answering model's canonical identity (the spec's recommended fix).
+ */
+export class AnswerShare {
+  readonly #entries = new Map<string, Entry>();
+
+  /** @param expected answer key → number of tasks that will ask for it. */
+  constructor(private readonly expected: ReadonlyMap<string, number>) {}
+
+  /**
+   * The shared answer of `key`, generating it with `generate` when this is the first task to ask.
+   * `generated` tells the caller whether its own call produced it.
+   */
+  async getOrGenerate(
+    key: string,
+    generate: () => Promise<SharedAnswer | null>,
+  ): Promise<{ answer: SharedAnswer | null; generated: boolean }> {
+    const total = this.expected.get(key) ?? 1;
+    const existing = this.#entries.get(key);
+    if (existing === undefined) {
+      if (total <= 1) return { answer: await generate(), generated: true };
+      const answer = generate();
+      this.#entries.set(key, { answer, remaining: total - 1 });
+      return { answer: await answer, generated: true };
+    }
+    if (--existing.remaining <= 0) this.#entries.delete(key);
+    const shared = await existing.answer.catch(() => null);
+    if (shared !== null) return { answer: shared, generated: false };
+    return { answer: await generate(), generated: true };
+  }
+
+  /** Keys currently held (for tests and memory checks). */
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+/** How many tasks ask for each answer key. */
+export function answerKeyCounts(tasks: readonly { answerKey: string }[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const task of tasks) counts.set(task.answerKey, (counts.get(task.answerKey) ?? 0) + 1);
+  return counts;
+}

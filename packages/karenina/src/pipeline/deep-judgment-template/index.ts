@@ -1,0 +1,2 @@
+export type { DeepJudgmentUsageStage } from "./calls.js";
+export { type TemplateDeepJudgmentStage, templateDeepJudgment } from "./template-deep-judgment.js";

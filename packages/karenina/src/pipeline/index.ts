@@ -1,0 +1,54 @@
+export { AnswerShare, answerKeyCounts, type SharedAnswer } from "./answer-share.js";
+export { type BatchCallbacks, type BatchOutcome, runBatch, type TaskFailure } from "./batch.js";
+export { classifyError, describeException } from "./classify-error.js";
+export * from "./config/index.js";
+export {
+  type ArtifactKey,
+  type Artifacts,
+  type ResultDraft,
+  type TaskError,
+  VerificationContext,
+} from "./context.js";
+export {
+  type CallRecorder,
+  type CallRequest,
+  type CallServices,
+  endpointKey,
+  ModelCalls,
+  type PortProvider,
+} from "./model-calls.js";
+export { runStages, TaskAbortedError } from "./orchestrator.js";
+export { defaultRunName, orderTasks, type PlanOptions, planTasks } from "./planning.js";
+export {
+  costOf,
+  DEFAULT_PRICES,
+  loadPriceTable,
+  type ModelPrice,
+  ModelPriceSchema,
+  type PriceTable,
+  PriceTableError,
+  PriceTableSchema,
+} from "./pricing.js";
+export * from "./prompts/index.js";
+export * from "./run-log/index.js";
+export { RunStats } from "./run-stats.js";
+export {
+  type ProgressEvent,
+  type RunStatsSnapshot,
+  type RunSummary,
+  type RunVerificationOptions,
+  resultTaskKey,
+  runVerification,
+  type VerificationRun,
+} from "./run-verification.js";
+export {
+  CachingPortProvider,
+  type CallServicesOptions,
+  createCallServices,
+  createRunServices,
+  type RunServices,
+  type RunServicesOptions,
+} from "./services.js";
+export { checkStageDependencies, type Stage, StageDependencyError, shouldRunStage } from "./stage.js";
+export { registerStageExtensions, type StageExtensions, stagesFor } from "./stage-list.js";
+export { type PipelineQuestion, taskKey, type VerificationTask } from "./task.js";

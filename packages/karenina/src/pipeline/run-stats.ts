@@ -1,0 +1,26 @@
+import type { UsageMetadata } from "../llm/index.js";
+import { costOf, DEFAULT_PRICES, type PriceTable } from "./pricing.js";
+
+/** Run-wide counters for progress displays and the run summary. */
+export class RunStats {
+  /** LLM calls sent over the wire (each retry counts). */
+  calls = 0;
+  cacheHits = 0;
+  inputTokens = 0;
+  outputTokens = 0;
+  /** Summed cost of calls whose model has a price. */
+  costUsd = 0;
+  /** Calls whose model has no price, so the cost is a lower bound when this is above 0. */
+  unpricedCalls = 0;
+
+  constructor(private readonly prices: Readonly<PriceTable> = DEFAULT_PRICES) {}
+
+  addUsage(usage: UsageMetadata): void {
+    this.inputTokens += usage.input_tokens;
+    this.outputTokens += usage.output_tokens;
+    const cost = costOf(usage, this.prices);
+    if (cost === null) {
+      if (usage.total_tokens > 0) this.unpricedCalls++;
+    } else this.costUsd += cost;
+  }
+}

@@ -1,0 +1,194 @@
+import { type CallScheduler, type ReplayStore, ResponseCache } from "../llm/index.js";
+import type { DynamicRubric, Rubric } from "../model/index.js";
+import { canonicalKey, parseVerificationResult, type VerificationResult } from "../results/index.js";
+import type { CallableRegistry } from "../rubrics/index.js";
+import { answerKeyCounts } from "./answer-share.js";
+import { runBatch, type TaskFailure } from "./batch.js";
+import type { VerificationConfig } from "./config/index.js";
+import type { PortProvider } from "./model-calls.js";
+import { planTasks } from "./planning.js";
+import type { PriceTable } from "./pricing.js";
+import { finishedKeys, RunLogWriter, readRunLog } from "./run-log/index.js";
+import { CachingPortProvider, createRunServices } from "./services.js";
+import { type PipelineQuestion, taskKey, type VerificationTask } from "./task.js";
+
+/** What a run reports as it goes. */
+export type ProgressEvent =
+  | { type: "start"; total: number; resumed: number; runName: string }
+  | { type: "task-start"; task: VerificationTask }
+  | {
+      type: "result";
+      result: VerificationResult;
+      done: number;
+      total: number;
+      passed: number;
+      stats: RunStatsSnapshot;
+    }
+  | { type: "end"; summary: RunSummary };
+
+/** Counters of the calls made so far. */
+export interface RunStatsSnapshot {
+  calls: number;
+  cacheHits: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  unpricedCalls: number;
+}
+
+/** The totals of a run, for its one-line summary. */
+export interface RunSummary extends RunStatsSnapshot {
+  runName: string;
+  /** Tasks of the run, including those finished by an earlier (resumed) attempt. */
+  total: number;
+  /** Results produced now. */
+  completed: number;
+  /** Results carried over from the run log. */
+  resumed: number;
+  /** Results with `verify_result === true`. */
+  passed: number;
+  /** Results with a failure record. */
+  failed: number;
+  /** Tasks that threw outside their stages. */
+  taskErrors: number;
+  /** The run was cancelled before every task finished. */
+  aborted: boolean;
+  seconds: number;
+}
+
+/** Options of {@link runVerification}. */
+export interface RunVerificationOptions {
+  globalRubric?: Rubric | null;
+  globalDynamicRubric?: DynamicRubric | null;
+  runName?: string;
+  /** Cancels the run: tasks in flight are dropped (they rerun on resume), finished results are kept. */
+  signal?: AbortSignal;
+  onProgress?: (event: ProgressEvent) => void;
+  /** A JSONL run log: each finished result is appended (and fsynced) as it completes. */
+  output?: string;
+  /** Skip the tasks whose results are already in `output`. */
+  resume?: boolean;
+  /** A directory for the on-disk response cache; none by default. */
+  cacheDir?: string | null;
+  /** Keep results in memory and return them (default true). Turn off for very large runs. */
+  keepResults?: boolean;
+  prices?: PriceTable;
+  replay?: ReplayStore | null;
+  /** TypeScript functions for callable traits, by trait name (spec 03 §4.2). */
+  callables?: CallableRegistry | null;
+  /** Record every LLM call to files, or answer them from such recordings offline (no key, no network). */
+  recording?: { dir: string; mode: "record" | "replay" };
+  ports?: PortProvider;
+  scheduler?: CallScheduler;
+}
+
+/** A finished (or cancelled) run. */
+export interface VerificationRun {
+  /** Every result of the run (resumed ones first), unless `keepResults` was false. */
+  results: VerificationResult[];
+  failures: TaskFailure[];
+  summary: RunSummary;
+}
+
+/** The resume key of a stored result. */
+export function resultTaskKey(result: VerificationResult): string {
+  const { metadata } = result;
+  return taskKey(
+    metadata.question_id,
+    canonicalKey(metadata.answering),
+    canonicalKey(metadata.parsing),
+    metadata.replicate,
+  );
+}
+
+function isResult(value: unknown): value is VerificationResult {
+  try {
+    parseVerificationResult(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function priorResults(options: RunVerificationOptions): Promise<VerificationResult[]> {
+  if (!options.resume || options.output === undefined) return [];
+  const log = await readRunLog<VerificationResult>(options.output, { accept: isResult });
+  return finishedKeys(log.results, resultTaskKey).results;
+}
+
+/**
+ * Runs a verification (spec 04 §15): plans the tasks, runs them with the config's concurrency through one
+ * scheduler, appends each result to the run log as it finishes, and resolves to the results and a summary.
+ * Progress, including every result, is streamed through `onProgress`.
+ */
+export async function runVerification(
+  questions: readonly PipelineQuestion[],
+  config: VerificationConfig,
+  options: RunVerificationOptions = {},
+): Promise<VerificationRun> {
+  const started = Date.now();
+  const prior = await priorResults(options);
+  const runName = options.runName ?? prior.find((r) => r.metadata.run_name)?.metadata.run_name ?? undefined;
+  const tasks = planTasks(questions, config, {
+    globalRubric: options.globalRubric ?? null,
+    globalDynamicRubric: options.globalDynamicRubric ?? null,
+    ...(runName === undefined ? {} : { runName }),
+    skipKeys: new Set(prior.map(resultTaskKey)),
+  });
+  const effectiveRunName = tasks[0]?.runName ?? runName ?? "";
+  const cache = options.cacheDir ? await ResponseCache.open(options.cacheDir) : null;
+  const services = createRunServices(config, {
+    cache,
+    answerKeyCounts: answerKeyCounts(tasks),
+    replay: options.replay ?? null,
+    callables: options.callables ?? null,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.prices === undefined ? {} : { prices: options.prices }),
+    ports:
+      options.ports ?? new CachingPortProvider(options.recording ? { recording: options.recording } : {}),
+    ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
+  });
+  const keep = options.keepResults ?? true;
+  const results: VerificationResult[] = keep ? [...prior] : [];
+  const total = tasks.length + prior.length;
+  let done = prior.length;
+  let passed = prior.filter((r) => r.template?.verify_result === true).length;
+  let failed = prior.filter((r) => r.metadata.failure !== null).length;
+  const writer = options.output === undefined ? null : await RunLogWriter.open(options.output);
+  const snapshot = (): RunStatsSnapshot => {
+    const { calls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls } = services.stats;
+    return { calls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls };
+  };
+  options.onProgress?.({ type: "start", total, resumed: prior.length, runName: effectiveRunName });
+  let outcome: Awaited<ReturnType<typeof runBatch>>;
+  try {
+    outcome = await runBatch(tasks, config, services, {
+      onStart: (task) => options.onProgress?.({ type: "task-start", task }),
+      onResult: async (result) => {
+        await writer?.append(result);
+        if (keep) results.push(result);
+        done++;
+        if (result.template?.verify_result === true) passed++;
+        if (result.metadata.failure !== null) failed++;
+        options.onProgress?.({ type: "result", result, done, total, passed, stats: snapshot() });
+      },
+    });
+  } finally {
+    await writer?.close();
+    await services.ports.close();
+  }
+  const summary: RunSummary = {
+    ...snapshot(),
+    runName: effectiveRunName,
+    total,
+    completed: outcome.completed,
+    resumed: prior.length,
+    passed,
+    failed,
+    taskErrors: outcome.failures.length,
+    aborted: outcome.aborted,
+    seconds: (Date.now() - started) / 1000,
+  };
+  options.onProgress?.({ type: "end", summary });
+  return { results, failures: outcome.failures, summary };
+}

@@ -1,0 +1,141 @@
+import {
+  CallScheduler,
+  type EmbeddingPort,
+  type LlmPort,
+  type ParserPort,
+  type ReplayStore,
+  type ResponseCache,
+} from "../llm/index.js";
+import type { CallableRegistry } from "../rubrics/index.js";
+import { AnswerShare } from "./answer-share.js";
+import {
+  embeddingPortFor,
+  llmPortFor,
+  type ModelConfig,
+  type PortRoutingOptions,
+  parserPortFor,
+  type VerificationConfig,
+} from "./config/index.js";
+import type { CallServices, PortProvider } from "./model-calls.js";
+import type { PriceTable } from "./pricing.js";
+import { RunStats } from "./run-stats.js";
+
+/** Everything a run's tasks share: ports, scheduler, cache, answer sharing, replay, counters, cancellation. */
+export interface RunServices extends CallServices {
+  answers: AnswerShare;
+  /** Canned answers (spec 05 §8.2): looked up before any live answering call. */
+  replay: ReplayStore | null;
+  /** TypeScript functions for callable traits, by trait name; they win over code stored in the checkpoint. */
+  callables: CallableRegistry | null;
+}
+
+/** The settings of a model that change its client: one port is built per distinct value. */
+function portKey(model: ModelConfig): string {
+  return JSON.stringify([
+    model.interface,
+    model.model_name,
+    model.model_provider,
+    model.endpoint_base_url,
+    model.anthropic_base_url,
+    model.temperature,
+    model.max_tokens,
+    model.request_timeout,
+    model.extra_kwargs,
+    model.endpoint_api_key?.reveal() ?? null,
+    model.anthropic_api_key?.reveal() ?? null,
+  ]);
+}
+
+/**
+ * A {@link PortProvider} over the adapter routing that builds each distinct model's port once per run and
+ * closes them all at the end.
+ */
+export class CachingPortProvider implements PortProvider {
+  readonly #routing: PortRoutingOptions;
+  readonly #llms = new Map<string, LlmPort>();
+  readonly #parsers = new Map<string, ParserPort>();
+  readonly #embedders = new Map<string, EmbeddingPort>();
+
+  /** @param routing passed to the adapter routing, e.g. `recording` to record calls or replay them offline. */
+  constructor(routing: PortRoutingOptions = {}) {
+    this.#routing = routing;
+  }
+
+  llm(model: ModelConfig): LlmPort {
+    return memo(this.#llms, portKey(model), () => llmPortFor(model, this.#routing));
+  }
+
+  parser(model: ModelConfig): ParserPort {
+    return memo(this.#parsers, portKey(model), () => parserPortFor(model, this.#routing));
+  }
+
+  embedding(model: ModelConfig, embeddingModel: string): EmbeddingPort {
+    return memo(this.#embedders, `${portKey(model)}\u0000${embeddingModel}`, () =>
+      embeddingPortFor(
+        model,
+        embeddingModel,
+        this.#routing.env === undefined ? {} : { env: this.#routing.env },
+      ),
+    );
+  }
+
+  async close(): Promise<void> {
+    const ports = [...this.#llms.values(), ...this.#parsers.values(), ...this.#embedders.values()];
+    this.#llms.clear();
+    this.#parsers.clear();
+    this.#embedders.clear();
+    await Promise.allSettled(ports.map((port) => port.close()));
+  }
+}
+
+function memo<T>(map: Map<string, T>, key: string, build: () => T): T {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = build();
+    map.set(key, value);
+  }
+  return value;
+}
+
+/** Options of {@link createCallServices}. */
+export interface CallServicesOptions {
+  cache?: ResponseCache | null;
+  signal?: AbortSignal;
+  prices?: PriceTable;
+  /** Default: the adapters of `llmPortFor` / `parserPortFor`, each built once. */
+  ports?: PortProvider;
+  /** Default: a scheduler with `max_concurrent_requests` (16 when unset) calls in flight. */
+  scheduler?: CallScheduler;
+}
+
+/** The call services of a run: ports, scheduler sized from the config, cache and counters. */
+export function createCallServices(
+  config: VerificationConfig,
+  options: CallServicesOptions = {},
+): CallServices {
+  return {
+    ports: options.ports ?? new CachingPortProvider(),
+    scheduler: options.scheduler ?? new CallScheduler({ globalLimit: config.max_concurrent_requests ?? 16 }),
+    cache: options.cache ?? null,
+    stats: new RunStats(options.prices),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+}
+
+/** Options of {@link createRunServices}. */
+export interface RunServicesOptions extends CallServicesOptions {
+  /** Answer key → number of tasks sharing it (from `answerKeyCounts(tasks)`); default: no sharing. */
+  answerKeyCounts?: ReadonlyMap<string, number>;
+  replay?: ReplayStore | null;
+  callables?: CallableRegistry | null;
+}
+
+/** The services of a run: {@link createCallServices} plus answer sharing and the replay store. */
+export function createRunServices(config: VerificationConfig, options: RunServicesOptions = {}): RunServices {
+  return {
+    ...createCallServices(config, options),
+    answers: new AnswerShare(options.answerKeyCounts ?? new Map()),
+    replay: options.replay ?? null,
+    callables: options.callables ?? null,
+  };
+}

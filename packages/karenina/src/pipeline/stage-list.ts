@@ -1,0 +1,72 @@
+import { rubricTraits } from "../model/index.js";
+import type { VerificationConfig } from "./config/index.js";
+import type { Stage } from "./stage.js";
+import { abstentionCheckStage } from "./stages/abstention-check.js";
+import { deepJudgmentAutoFailStage } from "./stages/deep-judgment-auto-fail.js";
+import { deepJudgmentRubricAutoFailStage } from "./stages/deep-judgment-rubric-auto-fail.js";
+import { embeddingCheckStage } from "./stages/embedding-check.js";
+import { generateAnswerStage } from "./stages/generate-answer.js";
+import { parseTemplateStage } from "./stages/parse-template.js";
+import { placeholderRetryAutoFailStage } from "./stages/placeholder-retry-auto-fail.js";
+import { recursionLimitAutoFailStage } from "./stages/recursion-limit-auto-fail.js";
+import { rubricEvaluationStage } from "./stages/rubric-evaluation.js";
+import { sufficiencyCheckStage } from "./stages/sufficiency-check.js";
+import { traceValidationAutoFailStage } from "./stages/trace-validation-auto-fail.js";
+import { validateTemplateStage } from "./stages/validate-template.js";
+import { verifyTemplateStage } from "./stages/verify-template.js";
+import type { VerificationTask } from "./task.js";
+
+/** Extra stages (the agentic issue's parse and rubric stages) and where they go. */
+export interface StageExtensions {
+  /** Replaces ParseTemplate when the config asks for agentic parsing. */
+  agenticParse?: (config: VerificationConfig) => Stage | null;
+  /** Runs after the rubric stages when the task's rubric has agentic traits. */
+  agenticRubric?: Stage;
+}
+
+let extensions: StageExtensions = {};
+
+/** Installs the stages other modules provide (called once by the agentic module). */
+export function registerStageExtensions(next: StageExtensions): void {
+  extensions = { ...extensions, ...next };
+}
+
+function hasNonAgenticTraits(task: VerificationTask): boolean {
+  const staticTraits = rubricTraits(task.rubric).some((trait) => trait.type !== "agentic");
+  const dynamicTraits = rubricTraits(task.dynamicRubric).some((trait) => trait.type !== "agentic");
+  return staticTraits || dynamicTraits;
+}
+
+function hasAgenticTraits(task: VerificationTask): boolean {
+  return rubricTraits(task.rubric).some((trait) => trait.type === "agentic");
+}
+
+/**
+ * The stages of one task, in execution order, per the evaluation-mode matrix of spec 04 §6.
+ * Differences from the original (docs/decisions.md): DeepJudgmentRubricAutoFail is included whenever rubric
+ * evaluation is (it skips itself when rubric deep judgment did not run), not only with template deep judgment.
+ */
+export function stagesFor(config: VerificationConfig, task: VerificationTask): Stage[] {
+  const templateMode = config.evaluation_mode !== "rubric_only";
+  const rubricMode = config.evaluation_mode !== "template_only";
+  const stages: Stage[] = [];
+  if (templateMode) stages.push(validateTemplateStage);
+  stages.push(
+    generateAnswerStage,
+    recursionLimitAutoFailStage,
+    traceValidationAutoFailStage,
+    placeholderRetryAutoFailStage,
+  );
+  if (config.abstention_enabled) stages.push(abstentionCheckStage);
+  if (config.sufficiency_enabled && templateMode) stages.push(sufficiencyCheckStage);
+  if (templateMode) {
+    const agentic = config.agentic_parsing ? (extensions.agenticParse?.(config) ?? null) : null;
+    stages.push(agentic ?? parseTemplateStage, verifyTemplateStage, embeddingCheckStage);
+    if (config.deep_judgment_mode !== "disabled") stages.push(deepJudgmentAutoFailStage);
+  }
+  if (rubricMode && hasNonAgenticTraits(task)) {
+    stages.push(rubricEvaluationStage, deepJudgmentRubricAutoFailStage);
+  }
+  if (rubricMode && hasAgenticTraits(task) && extensions.agenticRubric) stages.push(extensions.agenticRubric);
+  return stages;
+}

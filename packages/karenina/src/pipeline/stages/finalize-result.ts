@@ -1,0 +1,150 @@
+import { renderRawTrace, serializeMessages } from "../../llm/index.js";
+import { templateId } from "../../model/index.js";
+import {
+  canonicalKey,
+  caveatsFor,
+  classifyFailure,
+  resultId,
+  type VerificationResult,
+  VerificationResultDeepJudgmentRubricSchema,
+  VerificationResultDeepJudgmentSchema,
+  VerificationResultRubricSchema,
+  VerificationResultSchema,
+  VerificationResultTemplateSchema,
+} from "../../results/index.js";
+import { modelIdentity } from "../config/index.js";
+import type { VerificationContext } from "../context.js";
+
+const NOT_ANSWER_FIELDS = new Set(["id", "correct", "regex"]);
+
+function parsedSections(ctx: VerificationContext) {
+  const parsed = ctx.artifacts.parsedAnswer;
+  if (parsed === undefined) return {};
+  const llm = Object.fromEntries(Object.entries(parsed).filter(([key]) => !NOT_ANSWER_FIELDS.has(key)));
+  const evaluation = ctx.artifacts.templateEvaluation;
+  const fieldResults =
+    evaluation && Object.keys(evaluation.fieldResults).length > 0 ? evaluation.fieldResults : null;
+  return {
+    parsed_gt_response: ctx.artifacts.template?.groundTruth ?? null,
+    parsed_llm_response: llm,
+    field_results: fieldResults,
+  };
+}
+
+function templateSection(ctx: VerificationContext) {
+  const { artifacts, draft } = ctx;
+  const trace = artifacts.traceMessages ?? [];
+  let raw = artifacts.rawLlmResponse ?? draft.template.raw_llm_response ?? "";
+  if (raw === "" && trace.length > 0) raw = renderRawTrace(trace);
+  return VerificationResultTemplateSchema.parse({
+    ...draft.template,
+    ...parsedSections(ctx),
+    raw_llm_response: raw,
+    trace_messages: serializeMessages(trace),
+    conversation_context: serializeMessages(artifacts.conversationContext ?? []),
+    template_verification_performed: artifacts.fieldVerificationResult !== undefined,
+    verify_result: artifacts.verifyResult ?? draft.template.verify_result ?? null,
+    field_verification_error: draft.fieldVerificationError,
+    usage_metadata: ctx.usage.summary(),
+  });
+}
+
+/**
+ * Stage 13 (spec 04 §5.14): builds the task's `VerificationResult` from the artifacts and the result draft —
+ * identities, template section, rubric section (only when a rubric stage ran), deep-judgment sections (only
+ * when they ran), failure, caveats, warnings, usage and retry counts, and the `result_id`.
+ */
+export function finalizeResult(ctx: VerificationContext, timestamp: string): VerificationResult {
+  const { task, config, artifacts, draft } = ctx;
+  const answering = modelIdentity(task.answering, "answering");
+  const parsing = modelIdentity(task.parsing, "parsing");
+  const template = templateSection(ctx);
+  const retryCounts = ctx.retries.snapshot();
+  const failure = classifyFailure({
+    failedStage: draft.failedStage,
+    templateVerificationPerformed: template.template_verification_performed,
+    verifyResult: template.verify_result,
+    error: ctx.error?.message ?? null,
+    errorCategory: ctx.error?.category ?? null,
+    errorStage: ctx.error?.stage ?? null,
+    retryCounts,
+    abstentionDetected: template.abstention_detected,
+    abstentionReasoning: template.abstention_reasoning,
+    sufficiencyCheckPerformed: template.sufficiency_check_performed,
+    sufficiencyDetected: template.sufficiency_detected,
+    sufficiencyOverrideApplied: template.sufficiency_override_applied,
+    sufficiencyReasoning: template.sufficiency_reasoning,
+    templateValidationError: artifacts.templateValidationError ?? null,
+  });
+  if (failure?.category === "parsing" && artifacts.judgeRawResponse != null) {
+    failure.details = { ...(failure.details ?? {}), judge_raw_response: artifacts.judgeRawResponse };
+  }
+  const rubric =
+    draft.rubric === null
+      ? null
+      : VerificationResultRubricSchema.parse({
+          ...draft.rubric,
+          trait_provenance: draft.rubric.trait_provenance ?? nonEmpty(task.traitProvenance),
+        });
+  return VerificationResultSchema.parse({
+    metadata: {
+      question_id: task.question.id,
+      template_id: templateId(task.question.template?.code),
+      failure,
+      caveats: caveatsFor({
+        responseTimeoutPartial: template.response_timeout_partial,
+        embeddingOverrideApplied: template.embedding_override_applied,
+        parseDecisionMalformed: false,
+        retryCounts,
+      }),
+      warnings: ctx.warnings,
+      retry_counts: retryCounts,
+      question_text: task.question.text,
+      raw_answer: task.question.rawAnswer,
+      keywords: task.question.keywords,
+      answering,
+      parsing,
+      answering_system_prompt: task.answering.system_prompt,
+      parsing_system_prompt: task.parsing.system_prompt,
+      execution_time: ctx.elapsedSeconds(),
+      timestamp,
+      result_id: resultId({
+        answering: canonicalKey(answering),
+        parsing: canonicalKey(parsing),
+        question_id: task.question.id,
+        replicate: task.replicate,
+        scenario_id: null,
+        scenario_node: null,
+        scenario_turn: null,
+        timestamp,
+      }),
+      run_name: task.runName,
+      replicate: task.replicate,
+      few_shot_enabled: task.fewShotEnabled,
+      few_shot_example_count: task.fewShotExamples.length,
+      evaluation_mode: config.evaluation_mode,
+    },
+    template,
+    rubric,
+    deep_judgment:
+      config.evaluation_mode !== "rubric_only" &&
+      config.deep_judgment_mode !== "disabled" &&
+      draft.deepJudgment
+        ? VerificationResultDeepJudgmentSchema.parse({
+            deep_judgment_mode: config.deep_judgment_mode,
+            ...draft.deepJudgment,
+          })
+        : null,
+    deep_judgment_rubric:
+      draft.deepJudgmentRubric?.deep_judgment_rubric_performed === true
+        ? VerificationResultDeepJudgmentRubricSchema.parse(draft.deepJudgmentRubric)
+        : null,
+    evaluation_input: draft.evaluationInput,
+    used_full_trace: draft.usedFullTrace ?? true,
+    trace_extraction_error: draft.traceExtractionError,
+  });
+}
+
+function nonEmpty<T extends object>(value: T): T | null {
+  return Object.keys(value).length === 0 ? null : value;
+}

@@ -1,0 +1,145 @@
+import {
+  LlmAbortedError,
+  ParseError,
+  prepareEvaluationInput,
+  type StructuredSchema,
+} from "../../llm/index.js";
+import {
+  type AnswerTemplate,
+  coerceToSchema,
+  describeProblems,
+  type JsonSchema,
+} from "../../templates/index.js";
+import { classifyError, describeException } from "../classify-error.js";
+import type { VerificationContext } from "../context.js";
+import { templateDeepJudgment } from "../deep-judgment-template/index.js";
+import { parsingPrompt, promptMessages } from "../prompts/index.js";
+import type { Stage } from "../stage.js";
+import { answerIsScorable } from "./verify-template.js";
+
+/**
+ * The structured-output schema of a template's judge call: the relaxed schema (verified fields may be null),
+ * checked with the template's own lax coercion, so a reply the template would reject is sent back to the
+ * judge with the reason.
+ */
+export function templateStructuredSchema(
+  template: AnswerTemplate,
+): StructuredSchema<Record<string, unknown>> {
+  const schema = template.structuredOutputSchema;
+  const defs = (schema.$defs ?? {}) as Record<string, JsonSchema>;
+  return {
+    name: template.className.replace(/[^A-Za-z0-9_-]/g, "_") || "Answer",
+    jsonSchema: schema,
+    validate(value) {
+      if (value === null || typeof value !== "object" || Array.isArray(value)) {
+        return { success: false, error: "expected a JSON object of field values" };
+      }
+      const coerced = coerceToSchema(schema, value, "", defs);
+      return coerced.ok
+        ? { success: true, value: coerced.value as Record<string, unknown> }
+        : { success: false, error: describeProblems(coerced.problems) };
+    },
+  };
+}
+
+function noJudge(ctx: VerificationContext, modelStr: string): void {
+  ctx.artifacts.parsedAnswer = {};
+  ctx.artifacts.parsingModelStr = modelStr;
+  ctx.draft.usedFullTrace = ctx.config.use_full_trace_for_template;
+  ctx.draft.traceExtractionError = null;
+}
+
+/**
+ * Stage 7a (spec 04 §5.7): the judge (parsing model) extracts the template's fields from the answer. The
+ * judge sees the judge schema only — never the ground truth. Templates without judge fields, and replayed
+ * parsed answers, need no call. With template deep judgment on, the parse goes through its excerpt and
+ * reasoning stages instead. A judge that cannot produce valid JSON fails the task as a parsing error, with
+ * its raw reply kept.
+ */
+export const parseTemplateStage: Stage = {
+  name: "ParseTemplate",
+  needs: ["template", "rawLlmResponse"],
+  gives: ["parsedAnswer", "parsingModelStr"],
+  shouldRun: (ctx) =>
+    answerIsScorable(ctx) &&
+    ctx.artifacts.traceValidationFailed !== true &&
+    ctx.artifacts.sufficiencyDetected !== false &&
+    ctx.artifacts.rawLlmResponse !== undefined &&
+    ctx.artifacts.template !== undefined &&
+    !(ctx.artifacts.replayedVerdict !== undefined && ctx.artifacts.replayedParsedAnswer === undefined),
+  async run(ctx) {
+    const { artifacts, config, task, draft } = ctx;
+    const template = artifacts.template as AnswerTemplate;
+    if (template.needsNoJudge) {
+      noJudge(ctx, "regex_only (no LLM)");
+      return;
+    }
+    if (artifacts.replayedParsedAnswer !== undefined) {
+      const checked = templateStructuredSchema(template).validate(artifacts.replayedParsedAnswer);
+      if (checked.success) {
+        noJudge(ctx, "replay (no LLM)");
+        artifacts.parsedAnswer = checked.value;
+        return;
+      }
+      if (config.replay_parse_on_hydration_mismatch === "strict") {
+        ctx.markError(`Replayed parsed answer does not fit the template: ${checked.error}`);
+        return;
+      }
+      ctx.warn(`replayed parsed answer does not fit the template (${checked.error}); parsing live`);
+    }
+    const useFull = config.use_full_trace_for_template;
+    draft.usedFullTrace = useFull;
+    const input = prepareEvaluationInput(artifacts.traceMessages ?? artifacts.rawLlmResponse ?? "", useFull);
+    if (input.error !== null) {
+      draft.traceExtractionError = input.error;
+      ctx.markError(input.error);
+      return;
+    }
+    try {
+      artifacts.parsedAnswer =
+        config.deep_judgment_mode === "disabled"
+          ? await standardParse(ctx, template, input.text)
+          : await templateDeepJudgment(ctx, template, input.text);
+      artifacts.parsingModelStr = task.parsing.model_name ?? "unknown";
+      draft.evaluationInput = useFull ? input.text : null;
+      draft.traceExtractionError = null;
+    } catch (error) {
+      if (error instanceof LlmAbortedError || ctx.aborted) throw error;
+      if (error instanceof ParseError) {
+        artifacts.judgeRawResponse = error.rawResponse;
+        ctx.markError(error.message, "permanent");
+      } else {
+        ctx.markError(
+          `Parsing failed: ${describeException(error)}`,
+          classifyError(error, config.custom_error_patterns),
+        );
+      }
+    }
+  },
+};
+
+async function standardParse(
+  ctx: VerificationContext,
+  template: AnswerTemplate,
+  response: string,
+): Promise<Record<string, unknown>> {
+  const { task, config } = ctx;
+  const model = task.parsing;
+  const prompt = parsingPrompt({
+    judgeSchema: template.judgeSchema,
+    extractionHints: template.extractionHints,
+    includeExtractionHints: config.include_extraction_hints,
+    question: task.question.text,
+    response,
+    interface: model.interface,
+    promptConfig: config.prompt_config,
+  });
+  const supportsSystem = ctx.services.ports.parser(model).capabilities.supportsSystemPrompt;
+  const result = await ctx.calls.parse({
+    stage: "parsing",
+    model,
+    messages: promptMessages(prompt, supportsSystem),
+    schema: templateStructuredSchema(template),
+  });
+  return result.parsed;
+}

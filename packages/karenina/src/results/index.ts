@@ -1,0 +1,52 @@
+export { VerificationResultError } from "./errors.js";
+export {
+  type CaveatInput,
+  caveatsFor,
+  classifyFailure,
+  type FailureInput,
+  failureReason,
+  PARSE_STAGES,
+} from "./failure.js";
+export { canonicalKey, displayString, type ModelIdentity, ModelIdentitySchema } from "./model-identity.js";
+export { localTimestamp, type ResultIdInput, resultId } from "./result-id.js";
+export { type RetryBudgets, RetryTracker } from "./retry-tracker.js";
+export { type RecordedUsage, type UsageSummary, type UsageTotal, UsageTracker } from "./usage-tracker.js";
+export {
+  type AgentMetrics,
+  AgentMetricsSchema,
+  CAVEATS,
+  type Caveat,
+  CaveatSchema,
+  type Excerpt,
+  ExcerptSchema,
+  FAILURE_CATEGORIES,
+  FAILURE_GROUPS,
+  type Failure,
+  type FailureCategory,
+  type FailureGroup,
+  FailureSchema,
+  failureGroup,
+  MAX_FAILURE_REASON,
+  parseVerificationResult,
+  RETRY_CATEGORIES,
+  type RetryCategory,
+  type RetryCounts,
+  RetryCountsSchema,
+  type RetryUsage,
+  RetryUsageSchema,
+  type StageUsage,
+  StageUsageSchema,
+  type VerificationResult,
+  type VerificationResultDeepJudgment,
+  type VerificationResultDeepJudgmentRubric,
+  VerificationResultDeepJudgmentRubricSchema,
+  VerificationResultDeepJudgmentSchema,
+  type VerificationResultInput,
+  type VerificationResultMetadata,
+  VerificationResultMetadataSchema,
+  type VerificationResultRubric,
+  VerificationResultRubricSchema,
+  VerificationResultSchema,
+  type VerificationResultTemplate,
+  VerificationResultTemplateSchema,
+} from "./verification-result.js";

@@ -1,0 +1,110 @@
+/**
+ * A fake Anthropic Messages API (`POST /v1/messages`) for tests, answering from a script.
+ *
+ * Every scripted reply is hand-written test data: nothing here was produced by a real model. Message ids
+ * start with `msg_hand_written_test_data_` so a stray recording is recognisable.
+ */
+import {
+  type HttpReply,
+  retryAfterHeader,
+  type ScriptedReply,
+  type ScriptedServer,
+  type ScriptRule,
+  startScriptedServer,
+  type WireFormat,
+} from "./scripted-http.js";
+
+/** A running fake Anthropic server; point the SDK at `baseURL`. */
+export interface AnthropicTestServer extends ScriptedServer {
+  /** `http://127.0.0.1:<port>/v1`, the base URL the AI SDK's Anthropic provider wants. */
+  readonly baseURL: string;
+}
+
+const DEFAULT_TOKENS = { input: 13, output: 5 };
+
+const ERROR_TYPES: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  403: "permission_error",
+  404: "not_found_error",
+  429: "rate_limit_error",
+  500: "api_error",
+  529: "overloaded_error",
+};
+
+interface AnthropicMessage {
+  role?: string;
+  content?: unknown;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return (content as { type?: string; text?: unknown }[])
+    .map((block) => (block.type === "text" && typeof block.text === "string" ? block.text : ""))
+    .join("");
+}
+
+/** Whether the request asks for structured output through the SDK's forced `json` tool. */
+function wantsJsonTool(body: Record<string, unknown>): boolean {
+  const tools = Array.isArray(body.tools) ? (body.tools as { name?: string }[]) : [];
+  return tools.some((tool) => tool.name === "json");
+}
+
+const anthropicWire: WireFormat = {
+  route: (path, body) =>
+    path === "/v1/messages" ? { model: typeof body.model === "string" ? body.model : "" } : undefined,
+  lastUserText(body) {
+    const messages = Array.isArray(body.messages) ? (body.messages as AnthropicMessage[]) : [];
+    return textOf(messages.filter((m) => m.role === "user").at(-1)?.content);
+  },
+  reply(reply: ScriptedReply, model, body): HttpReply {
+    if ("status" in reply) {
+      const type = ERROR_TYPES[reply.status] ?? "api_error";
+      const message = reply.message ?? `scripted error ${reply.status}`;
+      return {
+        status: reply.status,
+        headers: retryAfterHeader(reply),
+        payload: { type: "error", error: { type, message } },
+      };
+    }
+    const tokens = reply.usage ?? DEFAULT_TOKENS;
+    const toolUse = "json" in reply && wantsJsonTool(body);
+    const content = toolUse
+      ? [{ type: "tool_use", id: "toolu_hand_written_test_data", name: "json", input: reply.json }]
+      : [{ type: "text", text: "text" in reply ? reply.text : JSON.stringify(reply.json) }];
+    return {
+      status: 200,
+      payload: {
+        id: `msg_hand_written_test_data_${Date.now()}`,
+        type: "message",
+        role: "assistant",
+        model,
+        content,
+        stop_reason: toolUse ? "tool_use" : "end_turn",
+        stop_sequence: null,
+        usage: { input_tokens: tokens.input, output_tokens: tokens.output },
+      },
+    };
+  },
+  unscripted: (model, lastUser) => ({
+    status: 500,
+    payload: {
+      type: "error",
+      error: {
+        type: "api_error",
+        message: `no scripted response for model ${model}: ${lastUser.slice(0, 80)}`,
+      },
+    },
+  }),
+};
+
+/**
+ * Starts a fake Anthropic Messages API. A JSON reply is sent as a `json` tool call when the request offers
+ * that tool (the SDK's structured-output fallback), else as text. Errors use the API's error body
+ * (`{type: "error", error: {type, message}}`); a request no rule answers gets a 500 naming it.
+ */
+export async function startAnthropicServer(rules: ScriptRule[] = []): Promise<AnthropicTestServer> {
+  const server = await startScriptedServer(anthropicWire, rules);
+  return Object.assign(server, { baseURL: `${server.url}/v1` });
+}
