@@ -4,13 +4,14 @@
  * library's public exports in scope, in a temporary directory holding the bundled example checkpoint as
  * `drug-targets.jsonld`.
  */
-import { copyFile, mkdtemp, readdir, readFile } from "node:fs/promises";
+import { copyFile, cp, mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
+import { BUNDLED_RECORDINGS } from "./cli/bundled-example.js";
 import * as cli from "./cli/index.js";
 import * as library from "./index.js";
 import * as sandbox from "./sandbox/index.js";
@@ -112,6 +113,7 @@ describe("TSDoc examples run and hold", () => {
     home = process.cwd();
     workDir = await mkdtemp(join(tmpdir(), "karenina-examples-"));
     await copyFile(cli.BUNDLED_EXAMPLE, join(workDir, "drug-targets.jsonld"));
+    await cp(BUNDLED_RECORDINGS, join(workDir, "drug-targets.recordings"), { recursive: true });
     process.chdir(workDir);
   });
   afterAll(() => process.chdir(home));

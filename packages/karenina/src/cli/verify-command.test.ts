@@ -80,6 +80,20 @@ describe("karenina verify", () => {
     expect(err.trim().split("\n")).toHaveLength(1);
   });
 
+  test("with no checkpoint it verifies the bundled example offline from its recorded example responses", async () => {
+    const output = join(dir, "example.jsonl");
+    const { code, err } = await run("verify", "--no-progress", "--output", output);
+    expect(code).toBe(EXIT.ok);
+    expect(err).toContain("written by hand for this demo");
+    expect(err).toMatch(/5\/5 done · 3 passed, 2 failed/);
+    const rows = (await readLines(output)).map((line) => JSON.parse(line));
+    expect(rows.filter((row) => row.metadata.failure?.category === "content")).toHaveLength(2);
+    expect(
+      rows.every((row) => row.rubric.llm_trait_scores !== null && row.metadata.warnings.length === 0),
+    ).toBe(true);
+    expect(server.requests).toHaveLength(0);
+  });
+
   test("bad model SPECs and missing models are usage errors that show the expected form", async () => {
     const file = await checkpoint(1);
     const unknown = await run("verify", file, "-a", "nosuch:model", "-p", "openai:gpt-4.1-mini");

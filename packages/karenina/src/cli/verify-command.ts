@@ -1,5 +1,6 @@
 import { type Command, Option } from "commander";
 import { Benchmark } from "../benchmark/index.js";
+import { type ManualTraces, readManualTracesFile } from "../llm/index.js";
 import {
   dumpVerificationConfig,
   loadPreset,
@@ -10,7 +11,8 @@ import {
   parseVerificationConfig,
   type RunSummary,
 } from "../pipeline/index.js";
-import { CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
+import { BUNDLED_EXAMPLE_CONFIG, BUNDLED_RECORDINGS } from "./bundled-example.js";
+import { BUNDLED_EXAMPLE, CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
 import { createProgressDisplay } from "./progress-display.js";
 
 /** Options of `karenina verify`, as commander gives them. */
@@ -29,6 +31,9 @@ export interface VerifyOptions {
   sufficiency?: boolean;
   deepJudgment?: "disabled" | "reasoning_only" | "full";
   endpointKeyEnv?: string;
+  manualTraces?: string;
+  refreshCache?: boolean;
+  endpointLimit?: string[];
   question?: string[];
   progress?: boolean;
 }
@@ -40,7 +45,16 @@ export function modelFromSpec(
   spec: string,
   env: NodeJS.ProcessEnv,
   keyEnv: string | undefined,
+  manualTraces: ManualTraces | null = null,
 ): ModelConfigInput {
+  if (spec === "manual" || spec.startsWith("manual:")) {
+    if (manualTraces === null) {
+      throw new CliUsageError(
+        `model ${JSON.stringify(spec)}: the manual interface needs --manual-traces FILE`,
+      );
+    }
+    return { interface: "manual", manual_traces: manualTraces } as ModelConfigInput;
+  }
   const parsed = parseModelSpec(spec);
   const model: Record<string, unknown> = {
     id: parsed.modelName,
@@ -74,12 +88,21 @@ export function modelFromSpec(
   return model as ModelConfigInput;
 }
 
-async function buildConfig(options: VerifyOptions, env: NodeJS.ProcessEnv) {
-  const base =
-    options.preset === undefined ? {} : dumpVerificationConfig((await loadPreset(options.preset)).config);
+/** No checkpoint and no models: the bundled example, answered and judged from its recorded example responses. */
+function usesRecordedExample(checkpoint: string | undefined, options: VerifyOptions): boolean {
+  return checkpoint === undefined && !options.answering && !options.parsing && options.preset === undefined;
+}
+
+async function buildConfig(options: VerifyOptions, env: NodeJS.ProcessEnv, recorded: boolean) {
+  const base = recorded
+    ? BUNDLED_EXAMPLE_CONFIG
+    : options.preset === undefined
+      ? {}
+      : dumpVerificationConfig((await loadPreset(options.preset)).config);
   const input: Record<string, unknown> = { ...base };
+  const traces = options.manualTraces === undefined ? null : await readManualTracesFile(options.manualTraces);
   const models = (specs: string[] | undefined) =>
-    specs?.map((spec) => modelFromSpec(spec, env, options.endpointKeyEnv));
+    specs?.map((spec) => modelFromSpec(spec, env, options.endpointKeyEnv, traces));
   const answering = models(options.answering);
   const parsing = models(options.parsing);
   if (answering) input.answering_models = answering;
@@ -111,6 +134,20 @@ function integer(name: string, min: number) {
 }
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/** `--endpoint-limit url=n` values as a map. */
+function endpointLimits(values: readonly string[]): Record<string, number> {
+  const limits: Record<string, number> = {};
+  for (const value of values) {
+    const at = value.lastIndexOf("=");
+    const limit = Number(value.slice(at + 1));
+    if (at <= 0 || !Number.isInteger(limit) || limit < 1) {
+      throw new CliUsageError(`--endpoint-limit: expected URL=N with N >= 1, found ${JSON.stringify(value)}`);
+    }
+    limits[value.slice(0, at)] = limit;
+  }
+  return limits;
+}
 
 /** The one-line run summary printed to stderr. */
 export function summaryLine(summary: RunSummary, output: string | undefined): string {
@@ -145,7 +182,7 @@ export function registerVerifyCommand(
     .description(
       "Run a benchmark: every finished question against each answering model, judged by each parsing model",
     )
-    .argument("<checkpoint>", "benchmark checkpoint (.jsonld)")
+    .argument("[checkpoint]", "benchmark checkpoint (.jsonld); default: the bundled example benchmark")
     .option("-a, --answering <spec>", "answering model interface:model[@base_url] (repeatable)", collect)
     .option("-p, --parsing <spec>", "judge (parsing) model interface:model[@base_url] (repeatable)", collect)
     .option("--preset <name>", "start from a saved preset (name or path); flags override it")
@@ -191,10 +228,13 @@ Model SPECs: interface:model[@base_url]
   openai_endpoint:llama3.1@http://127.0.0.1:11434/v1   any OpenAI-compatible server (Ollama, vLLM, llama.cpp)
   openai:gpt-4.1-mini                                   OPENAI_API_KEY
   anthropic:claude-haiku-4-5                            ANTHROPIC_API_KEY
+  manual  (with --manual-traces FILE)                   pre-recorded answers keyed by the MD5 of the question
   google:gemini-2.5-flash                               GOOGLE_GENERATIVE_AI_API_KEY
   openrouter:meta-llama/llama-3.1-8b-instruct           OPENROUTER_API_KEY
 
 Examples:
+  karenina verify                                  # the bundled example, from recorded example responses, offline
+  karenina verify -a openai:gpt-4.1-mini -p openai:gpt-4.1-mini      # the bundled example, live
   karenina verify bench.jsonld -a openai_endpoint:llama3.1@http://127.0.0.1:11434/v1 \\
       -p openai_endpoint:llama3.1@http://127.0.0.1:11434/v1 -o run.jsonl
   karenina verify bench.jsonld -a openai:gpt-4.1-mini -a anthropic:claude-haiku-4-5 -p openai:gpt-4.1-mini \\
@@ -205,11 +245,19 @@ Each finished result is appended to --output as one JSON line (the original's re
 line goes to stderr. Ctrl-C stops cleanly: finished results are kept and the command to resume is printed.
 Exit code: 0 when the run completed, 1 when tasks failed to run or the run was interrupted, 2 on bad usage.`,
     )
-    .action(async (checkpoint: string, options: VerifyOptions) => {
+    .action(async (checkpoint: string | undefined, options: VerifyOptions) => {
       if (options.resume && options.output === undefined)
         throw new CliUsageError("--resume needs --output (the run log to continue)");
-      const config = await buildConfig(options, env);
-      const benchmark = await Benchmark.load(checkpoint);
+      const recorded = usesRecordedExample(checkpoint, options);
+      if (recorded) {
+        io.err(
+          `No checkpoint given: verifying the bundled example ${BUNDLED_EXAMPLE}\n` +
+            `with its recorded example responses (${BUNDLED_RECORDINGS}): written by hand for this demo, not produced by\n` +
+            "any model. No API key or network is used. Give --answering and --parsing models to run it live.\n\n",
+        );
+      }
+      const config = await buildConfig(options, env, recorded);
+      const benchmark = await Benchmark.load(checkpoint ?? BUNDLED_EXAMPLE);
       const prices = options.prices === undefined ? undefined : await loadPriceTable(options.prices);
       const controller = new AbortController();
       const onSigint = () => controller.abort(new Error("interrupted"));
@@ -223,6 +271,11 @@ Exit code: 0 when the run completed, 1 when tasks failed to run or the run was i
           ...(options.output === undefined ? {} : { output: options.output }),
           ...(options.resume ? { resume: true } : {}),
           ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
+          ...(options.refreshCache ? { cacheMode: "refresh" as const } : {}),
+          ...(options.endpointLimit === undefined
+            ? {}
+            : { endpointLimits: endpointLimits(options.endpointLimit) }),
+          ...(recorded ? { recording: { dir: BUNDLED_RECORDINGS, mode: "replay" as const } } : {}),
           ...(prices === undefined ? {} : { prices }),
           ...(options.question === undefined ? {} : { questionIds: options.question }),
         });

@@ -50,6 +50,16 @@ export function callSettings(options: ModelCallSettings): ModelCallSettings {
   };
 }
 
+/** The target of `model` for `adapter`: the call settings of `options`, and `apiKey` kept out of messages. */
+export function languageModelTarget(
+  adapter: string,
+  options: ModelCallSettings,
+  model: LanguageModel,
+  apiKey: string,
+): LanguageModelTarget {
+  return { ...callSettings(options), adapter, model, secrets: [apiKey] };
+}
+
 const DEFAULT_TIMEOUT_MS = 120_000;
 
 interface CallResult {

@@ -52,3 +52,4 @@ export {
 export { checkStageDependencies, type Stage, StageDependencyError, shouldRunStage } from "./stage.js";
 export { registerStageExtensions, type StageExtensions, stagesFor } from "./stage-list.js";
 export { type PipelineQuestion, taskKey, type VerificationTask } from "./task.js";
+export * from "./task-eval/index.js";

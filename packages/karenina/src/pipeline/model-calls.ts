@@ -30,6 +30,8 @@ export interface CallServices {
   scheduler: CallScheduler;
   /** The on-disk response cache, or null when caching is off. */
   cache: ResponseCache | null;
+  /** `refresh`: never read the cache, but store fresh responses (the cache bypass). Default `use`. */
+  cacheMode?: "use" | "refresh";
   stats: RunStats;
   signal?: AbortSignal;
 }
@@ -103,12 +105,18 @@ export class ModelCalls {
     return result;
   }
 
-  /** Embeddings of `values` with `embeddingModel`, served by the endpoint of `model`. */
-  async embed(model: ModelConfig, embeddingModel: string, values: string[]): Promise<number[][]> {
+  /** Embeddings of `values` with `embeddingModel`, served by the endpoint of `model`; usage under `stage`. */
+  async embed(
+    model: ModelConfig,
+    embeddingModel: string,
+    values: string[],
+    stage = "embedding_check",
+  ): Promise<number[][]> {
     const port = this.services.ports.embedding(model, embeddingModel);
     const result = await this.scheduled(model, (signal, timeoutMs) =>
       port.embed(values, { signal, timeoutMs }),
     );
+    this.recorder.recordUsage(stage, { ...result.usage, model: embeddingModel }, false);
     return result.embeddings;
   }
 
@@ -147,7 +155,7 @@ export class ModelCalls {
       parameters: { ...parameters, temperature: model.temperature, max_tokens: model.max_tokens },
       replicate: this.recorder.replicate ?? 0,
     });
-    const hit = await cache.get<unknown>(key);
+    const hit = this.services.cacheMode === "refresh" ? undefined : await cache.get<unknown>(key);
     if (hit !== undefined && isValid(hit)) {
       stats.cacheHits++;
       return { value: hit, cached: true };

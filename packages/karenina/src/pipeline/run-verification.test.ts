@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -70,6 +71,8 @@ const judge = (responseText: string, reply: ScriptRule["reply"]): ScriptRule => 
   match: { model: "judge", lastUserIncludes: responseText },
   reply,
 });
+
+const md5 = (text: string) => createHash("md5").update(text).digest("hex");
 
 let server: OpenAiTestServer;
 let dir: string;
@@ -261,5 +264,68 @@ describe("a run over real HTTP", () => {
       .sort();
     expect(ids).toEqual(questions.map((q) => q.id).sort());
     expect(new Set(second.results.map((r) => r.metadata.run_name)).size).toBe(1);
+  });
+
+  test("a manual answering model answers from traces keyed by the MD5 of the question text, with no call", async () => {
+    const text = "Which drug inhibits BCL2?";
+    server.script(judge("Venetoclax, from a trace.", { json: { drug: "venetoclax" } }));
+    const traced = config(server);
+    const manual = parseVerificationConfig({
+      answering_models: [
+        {
+          interface: "manual",
+          manual_traces: { [md5(text)]: "--- AI Message ---\nVenetoclax, from a trace." },
+        },
+      ],
+      parsing_models: [
+        {
+          id: "judge",
+          model_name: "judge",
+          interface: "openai_endpoint",
+          endpoint_base_url: server.baseURL,
+          endpoint_api_key: "k",
+        },
+      ],
+      retry_policy: traced.retry_policy,
+    });
+    const run = await runVerification([question("q1", text), question("q2", "Untraced?")], manual);
+    const byId = Object.fromEntries(run.results.map((r) => [r.metadata.question_id, r]));
+    expect(byId.q1?.template?.verify_result).toBe(true);
+    expect(byId.q1?.metadata.answering).toMatchObject({ interface: "manual", model_name: "manual" });
+    expect(byId.q2?.metadata.failure?.reason).toContain("No manual trace for question q2");
+    expect(chatBodies("judge")).toHaveLength(1);
+  });
+
+  test("the response cache makes a rerun call nothing, counts its hits, and refresh calls again", async () => {
+    server.script(
+      { match: { model: "answerer" }, reply: { text: "Venetoclax." }, repeat: true },
+      { match: { model: "judge" }, reply: { json: { drug: "venetoclax" } }, repeat: true },
+    );
+    const cacheDir = join(dir, "cache");
+    const questions = [question("q1", "Which drug inhibits BCL2?")];
+    const first = await runVerification(questions, config(server), { cacheDir });
+    const second = await runVerification(questions, config(server), { cacheDir });
+    expect(first.summary).toMatchObject({ calls: 2, cacheHits: 0 });
+    expect(second.summary).toMatchObject({ calls: 0, cacheHits: 2, passed: 1 });
+    expect(second.results[0]?.template?.usage_metadata?.total?.total_tokens).toBe(36);
+    const refreshed = await runVerification(questions, config(server), { cacheDir, cacheMode: "refresh" });
+    expect(refreshed.summary).toMatchObject({ calls: 2, cacheHits: 0 });
+    expect(chatBodies("answerer")).toHaveLength(2);
+  });
+
+  test("usage is reported per stage, and cost comes from the price table (unpriced models are counted)", async () => {
+    server.script(answer("BCL2", "Venetoclax."), judge("Venetoclax.", { json: { drug: "venetoclax" } }));
+    const run = await runVerification([question("q1", "Which drug inhibits BCL2?")], config(server), {
+      prices: { answerer: { input_per_million: 1_000_000, output_per_million: 2_000_000 } },
+    });
+    const usage = run.results[0]?.template?.usage_metadata;
+    expect(usage?.answer_generation).toMatchObject({ input_tokens: 11, output_tokens: 7, model: "answerer" });
+    expect(usage?.parsing).toMatchObject({ input_tokens: 11, output_tokens: 7, model: "judge" });
+    expect(run.summary).toMatchObject({
+      inputTokens: 22,
+      outputTokens: 14,
+      costUsd: 11 + 14,
+      unpricedCalls: 1,
+    });
   });
 });

@@ -70,6 +70,10 @@ export interface RunVerificationOptions {
   resume?: boolean;
   /** A directory for the on-disk response cache; none by default. */
   cacheDir?: string | null;
+  /** `refresh`: do not read the cache (call live) but store the fresh responses. Default `use`. */
+  cacheMode?: "use" | "refresh";
+  /** Concurrency caps per endpoint (base URL, or interface name for a provider's default endpoint). */
+  endpointLimits?: Readonly<Record<string, number>>;
   /** Keep results in memory and return them (default true). Turn off for very large runs. */
   keepResults?: boolean;
   prices?: PriceTable;
@@ -139,6 +143,8 @@ export async function runVerification(
   const cache = options.cacheDir ? await ResponseCache.open(options.cacheDir) : null;
   const services = createRunServices(config, {
     cache,
+    ...(options.cacheMode === undefined ? {} : { cacheMode: options.cacheMode }),
+    ...(options.endpointLimits === undefined ? {} : { endpointLimits: options.endpointLimits }),
     answerKeyCounts: answerKeyCounts(tasks),
     replay: options.replay ?? null,
     callables: options.callables ?? null,

@@ -100,6 +100,10 @@ function memo<T>(map: Map<string, T>, key: string, build: () => T): T {
 /** Options of {@link createCallServices}. */
 export interface CallServicesOptions {
   cache?: ResponseCache | null;
+  /** `refresh` bypasses cache reads but stores fresh responses. */
+  cacheMode?: "use" | "refresh";
+  /** Concurrency caps per endpoint (base URL, or interface name for a provider's default endpoint). */
+  endpointLimits?: Readonly<Record<string, number>>;
   signal?: AbortSignal;
   prices?: PriceTable;
   /** Default: the adapters of `llmPortFor` / `parserPortFor`, each built once. */
@@ -115,8 +119,14 @@ export function createCallServices(
 ): CallServices {
   return {
     ports: options.ports ?? new CachingPortProvider(),
-    scheduler: options.scheduler ?? new CallScheduler({ globalLimit: config.max_concurrent_requests ?? 16 }),
+    scheduler:
+      options.scheduler ??
+      new CallScheduler({
+        globalLimit: config.max_concurrent_requests ?? 16,
+        ...(options.endpointLimits === undefined ? {} : { endpointLimits: options.endpointLimits }),
+      }),
     cache: options.cache ?? null,
+    cacheMode: options.cacheMode ?? "use",
     stats: new RunStats(options.prices),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };

@@ -1,32 +1,19 @@
 /** The anthropic adapter over real HTTP, through @ai-sdk/anthropic, against a fake Messages API (hand-written replies). */
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { z } from "zod";
-import { type AnthropicTestServer, startAnthropicServer } from "../../test-support/provider-servers/index.js";
+import { describe, expect, test } from "vitest";
+import { GENE_QUESTION, GeneAnswer } from "../../test-support/gene-question.js";
+import { startAnthropicServer } from "../../test-support/provider-servers/index.js";
+import { serverPerTest } from "../../test-support/server-per-test.js";
 import {
   AdapterUnavailableError,
   anthropicLlm,
   anthropicParser,
   LlmCallError,
   RateLimitError,
-  systemMessage,
-  userMessage,
-  zodStructuredSchema,
 } from "../index.js";
 
-const Answer = zodStructuredSchema("Answer", z.object({ gene: z.string(), confidence: z.number() }));
-const question = [
-  systemMessage("You are a judge."),
-  userMessage("Extract the gene from: BCL2 is the target."),
-];
 const KEY = "sk-ant-test-secret-123";
 
-let server: AnthropicTestServer;
-beforeEach(async () => {
-  server = await startAnthropicServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest(startAnthropicServer);
 
 const settings = (modelName = "gateway-model") => ({
   modelName,
@@ -40,7 +27,7 @@ const settings = (modelName = "gateway-model") => ({
 describe("anthropic LlmPort", () => {
   test("sends the key as x-api-key and the system text apart, and returns text and usage", async () => {
     server.script({ reply: { text: "BCL2", usage: { input: 21, output: 2 } } });
-    const response = await anthropicLlm(settings()).invoke(question);
+    const response = await anthropicLlm(settings()).invoke(GENE_QUESTION);
     expect(response).toEqual({
       content: "BCL2",
       usage: { input_tokens: 21, output_tokens: 2, total_tokens: 23, model: "gateway-model" },
@@ -61,7 +48,7 @@ describe("anthropic LlmPort", () => {
   test("the key comes from ANTHROPIC_API_KEY of the given environment when the model has none", async () => {
     server.script({ reply: { text: "ok" } });
     const llm = anthropicLlm({ ...settings(), apiKey: null, env: { ANTHROPIC_API_KEY: "sk-from-env" } });
-    await llm.invoke(question);
+    await llm.invoke(GENE_QUESTION);
     expect(server.requests[0]?.headers["x-api-key"]).toBe("sk-from-env");
   });
 
@@ -80,7 +67,7 @@ describe("anthropic LlmPort", () => {
 
   test("a gateway URL without /v1 gets it, as the Anthropic SDKs do", async () => {
     server.script({ reply: { text: "ok" } });
-    await anthropicLlm({ ...settings(), baseURL: `${server.url}/` }).invoke(question);
+    await anthropicLlm({ ...settings(), baseURL: `${server.url}/` }).invoke(GENE_QUESTION);
     expect(server.requests[0]?.path).toBe("/v1/messages");
   });
 
@@ -90,8 +77,8 @@ describe("anthropic LlmPort", () => {
       { reply: { status: 500 } },
     );
     const llm = anthropicLlm(settings());
-    const limited = await llm.invoke(question).catch((e: unknown) => e);
-    const broken = await llm.invoke(question).catch((e: unknown) => e);
+    const limited = await llm.invoke(GENE_QUESTION).catch((e: unknown) => e);
+    const broken = await llm.invoke(GENE_QUESTION).catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(RateLimitError);
     expect(limited).toMatchObject({ statusCode: 429, retryAfterSeconds: 12 });
     expect(broken).toBeInstanceOf(LlmCallError);
@@ -101,7 +88,7 @@ describe("anthropic LlmPort", () => {
   test("a server echoing the key in its error never puts the key in the error message", async () => {
     server.script({ reply: { status: 401, message: `invalid x-api-key ${KEY}` } });
     const error = (await anthropicLlm(settings())
-      .invoke(question)
+      .invoke(GENE_QUESTION)
       .catch((e: unknown) => e)) as LlmCallError;
     expect(error).toBeInstanceOf(LlmCallError);
     expect(error.category).toBe("permanent");
@@ -115,7 +102,7 @@ describe("anthropic LlmPort", () => {
 describe("anthropic ParserPort", () => {
   test("a model without native structured output gets the forced json tool and its input is the object", async () => {
     server.script({ reply: { json: { gene: "BCL2", confidence: 0.9 } } });
-    const result = await anthropicParser(settings()).parse(question, Answer);
+    const result = await anthropicParser(settings()).parse(GENE_QUESTION, GeneAnswer);
     expect(result).toMatchObject({ parsed: { gene: "BCL2", confidence: 0.9 }, strategy: "native" });
     const tools = server.requests[0]?.body.tools as { name: string; input_schema: unknown }[];
     expect(tools.map((t) => t.name)).toEqual(["json"]);
@@ -124,7 +111,7 @@ describe("anthropic ParserPort", () => {
 
   test("a Claude model with structured outputs gets the JSON-schema output format", async () => {
     server.script({ reply: { json: { gene: "TP53", confidence: 0.4 } } });
-    const result = await anthropicParser(settings("claude-sonnet-4-5")).parse(question, Answer);
+    const result = await anthropicParser(settings("claude-sonnet-4-5")).parse(GENE_QUESTION, GeneAnswer);
     expect(result.parsed).toEqual({ gene: "TP53", confidence: 0.4 });
     const body = server.requests[0]?.body as {
       output_config?: { format?: { type?: string } };
@@ -139,7 +126,7 @@ describe("anthropic ParserPort", () => {
       { reply: { text: 'Sure:\n```json\n{"gene": "EGFR"}\n```' } },
       { reply: { text: '{"gene": "EGFR", "confidence": 1}' } },
     );
-    const result = await anthropicParser(settings("claude-sonnet-4-5")).parse(question, Answer);
+    const result = await anthropicParser(settings("claude-sonnet-4-5")).parse(GENE_QUESTION, GeneAnswer);
     expect(result).toMatchObject({ parsed: { gene: "EGFR", confidence: 1 }, strategy: "feedback_retry" });
     const retry = server.requests[1]?.body.messages as { role: string; content: { text: string }[] }[];
     expect(retry.at(-1)?.content[0]?.text).toContain("confidence: missing required field");

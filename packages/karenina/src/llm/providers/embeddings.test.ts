@@ -1,6 +1,7 @@
 /** The embedding port over real HTTP, against the scripted OpenAI-compatible server (hand-written vectors). */
-import { afterEach, beforeEach, expect, test } from "vitest";
-import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { expect, test } from "vitest";
+import { startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { serverPerTest } from "../../test-support/server-per-test.js";
 import {
   AdapterUnavailableError,
   LlmCallError,
@@ -9,13 +10,7 @@ import {
   RateLimitError,
 } from "../index.js";
 
-let server: OpenAiTestServer;
-beforeEach(async () => {
-  server = await startOpenAiServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest(startOpenAiServer);
 
 test("an OpenAI-compatible endpoint embeds texts in order, with usage", async () => {
   server.script({

@@ -9,8 +9,9 @@ import { callSignal, toPortError } from "../ai-sdk-bridge.js";
 import { AdapterUnavailableError } from "../errors.js";
 import type { CallOptions } from "../ports.js";
 import type { UsageMetadata } from "../usage.js";
-import { type ProviderEnv, requireModelName, resolveApiKey } from "./api-key.js";
-import { OPENAI_BASE_URL } from "./openai.js";
+import { requireModelName } from "./api-key.js";
+import { type HostedApiOptions, hostedConnection } from "./hosted-api.js";
+import { OPENAI_API, type OpenAiOptions } from "./openai.js";
 import { type BaseUrlMode, finalizeBaseUrl } from "./openai-endpoint.js";
 
 /** Vectors in the order of the texts, and the tokens the provider counted (as input tokens). */
@@ -116,14 +117,9 @@ export function openAiEndpointEmbeddings(options: OpenAiEndpointEmbeddingOptions
   });
 }
 
-/** Settings of an OpenAI embedding model. */
-export interface OpenAiEmbeddingOptions {
+/** Settings of an OpenAI embedding model (the key and base URL as {@link OpenAiOptions} reads them). */
+export interface OpenAiEmbeddingOptions extends HostedApiOptions {
   modelName: string;
-  /** The key; when absent, `OPENAI_API_KEY` from `env`. */
-  apiKey?: string | null;
-  /** The URL prefix including `/v1`; when absent, `OPENAI_BASE_URL` from `env`, else the OpenAI API. */
-  baseURL?: string | null;
-  env?: ProviderEnv;
   requestTimeoutMs?: number;
 }
 
@@ -132,21 +128,11 @@ export interface OpenAiEmbeddingOptions {
  * @throws {AdapterUnavailableError} when no key is given or set in `OPENAI_API_KEY`, or the model name is missing.
  */
 export function openAiEmbeddings(options: OpenAiEmbeddingOptions): EmbeddingPort {
-  const env = options.env ?? process.env;
-  requireModelName("openai embeddings", options.modelName);
-  const apiKey = resolveApiKey({
-    adapter: "openai",
-    explicit: options.apiKey,
-    variables: ["OPENAI_API_KEY"],
-    setting: "endpoint_api_key",
-    env,
-  });
-  const baseURL = (options.baseURL || env.OPENAI_BASE_URL || OPENAI_BASE_URL).replace(/\/+$/, "");
-  const provider = createOpenAI({ apiKey, baseURL });
+  const connection = hostedConnection(OPENAI_API, options, "openai embeddings");
   return embeddingModelPort({
-    model: provider.embedding(options.modelName),
+    model: createOpenAI(connection).embedding(options.modelName),
     modelName: options.modelName,
-    secrets: [apiKey],
+    secrets: [connection.apiKey],
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
   });
 }

@@ -1,32 +1,13 @@
 /** The google adapter over real HTTP, through @ai-sdk/google, against a fake Gemini API (hand-written replies). */
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { z } from "zod";
-import { type GoogleTestServer, startGoogleServer } from "../../test-support/provider-servers/index.js";
-import {
-  AdapterUnavailableError,
-  googleLlm,
-  googleParser,
-  LlmCallError,
-  RateLimitError,
-  systemMessage,
-  userMessage,
-  zodStructuredSchema,
-} from "../index.js";
+import { describe, expect, test } from "vitest";
+import { GENE_QUESTION, GeneAnswer } from "../../test-support/gene-question.js";
+import { startGoogleServer } from "../../test-support/provider-servers/index.js";
+import { serverPerTest } from "../../test-support/server-per-test.js";
+import { AdapterUnavailableError, googleLlm, googleParser, LlmCallError, RateLimitError } from "../index.js";
 
-const Answer = zodStructuredSchema("Answer", z.object({ gene: z.string(), confidence: z.number() }));
-const question = [
-  systemMessage("You are a judge."),
-  userMessage("Extract the gene from: BCL2 is the target."),
-];
 const KEY = "AIza-test-secret-456";
 
-let server: GoogleTestServer;
-beforeEach(async () => {
-  server = await startGoogleServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest(startGoogleServer);
 
 const settings = () => ({
   modelName: "gemini-test",
@@ -39,7 +20,7 @@ const settings = () => ({
 describe("google LlmPort", () => {
   test("posts generateContent with the key in x-goog-api-key and returns text and usage", async () => {
     server.script({ reply: { text: "BCL2", usage: { input: 30, output: 2 } } });
-    const response = await googleLlm(settings()).invoke(question);
+    const response = await googleLlm(settings()).invoke(GENE_QUESTION);
     expect(response).toMatchObject({
       content: "BCL2",
       usage: { input_tokens: 30, output_tokens: 2, total_tokens: 32, model: "gemini-test" },
@@ -58,13 +39,13 @@ describe("google LlmPort", () => {
   test("the key falls back to GOOGLE_GENERATIVE_AI_API_KEY, then GEMINI_API_KEY", async () => {
     server.script({ reply: { text: "a" } }, { reply: { text: "b" } });
     await googleLlm({ ...settings(), apiKey: undefined, env: { GEMINI_API_KEY: "gemini-key" } }).invoke(
-      question,
+      GENE_QUESTION,
     );
     await googleLlm({
       ...settings(),
       apiKey: undefined,
       env: { GEMINI_API_KEY: "gemini-key", GOOGLE_GENERATIVE_AI_API_KEY: "genai-key" },
-    }).invoke(question);
+    }).invoke(GENE_QUESTION);
     expect(server.requests.map((r) => r.headers["x-goog-api-key"])).toEqual(["gemini-key", "genai-key"]);
   });
 
@@ -78,8 +59,8 @@ describe("google LlmPort", () => {
   test("RESOURCE_EXHAUSTED (429) is a RateLimitError with Retry-After; INTERNAL (500) is retryable", async () => {
     server.script({ reply: { status: 429, retryAfter: 3 } }, { reply: { status: 500 } });
     const llm = googleLlm(settings());
-    const limited = await llm.invoke(question).catch((e: unknown) => e);
-    const broken = await llm.invoke(question).catch((e: unknown) => e);
+    const limited = await llm.invoke(GENE_QUESTION).catch((e: unknown) => e);
+    const broken = await llm.invoke(GENE_QUESTION).catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(RateLimitError);
     expect(limited).toMatchObject({ retryAfterSeconds: 3 });
     expect(broken).toMatchObject({ category: "server_error", statusCode: 500 });
@@ -91,7 +72,7 @@ describe("google LlmPort", () => {
       { reply: { status: 400 } },
     );
     const error = (await googleLlm(settings())
-      .invoke(question)
+      .invoke(GENE_QUESTION)
       .catch((e: unknown) => e)) as LlmCallError;
     expect(error).toBeInstanceOf(LlmCallError);
     expect(error.message).not.toContain(KEY);
@@ -102,7 +83,7 @@ describe("google LlmPort", () => {
 describe("google ParserPort", () => {
   test("asks for JSON with the response schema and validates the reply", async () => {
     server.script({ reply: { json: { gene: "BCL2", confidence: 0.75 } } });
-    const result = await googleParser(settings()).parse(question, Answer);
+    const result = await googleParser(settings()).parse(GENE_QUESTION, GeneAnswer);
     expect(result).toMatchObject({ parsed: { gene: "BCL2", confidence: 0.75 }, strategy: "native" });
     const config = server.requests[0]?.body.generationConfig as Record<string, unknown>;
     expect(config.responseMimeType).toBe("application/json");
@@ -114,7 +95,7 @@ describe("google ParserPort", () => {
       { reply: { json: { gene: "BCL2" }, usage: { input: 10, output: 3 } } },
       { reply: { json: { gene: "BCL2", confidence: 0.5 }, usage: { input: 20, output: 5 } } },
     );
-    const result = await googleParser(settings()).parse(question, Answer);
+    const result = await googleParser(settings()).parse(GENE_QUESTION, GeneAnswer);
     expect(result.strategy).toBe("feedback_retry");
     expect(result.usage).toMatchObject({ input_tokens: 30, output_tokens: 8, total_tokens: 38 });
   });

@@ -3,15 +3,9 @@
  * Generative Language API) through `@ai-sdk/google`.
  */
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import {
-  callSettings,
-  type LanguageModelTarget,
-  languageModelLlm,
-  languageModelParser,
-  type ModelCallSettings,
-} from "../ai-sdk-ports.js";
+import { type LanguageModelTarget, languageModelLlm, languageModelParser } from "../ai-sdk-ports.js";
 import type { LlmPort, ParserPort } from "../ports.js";
-import { type ProviderEnv, requireModelName, resolveApiKey } from "./api-key.js";
+import { type HostedApi, type HostedModelOptions, hostedModel } from "./hosted-api.js";
 
 /** The Gemini API's base URL. */
 export const GOOGLE_BASE_URL = "https://generativelanguage.googleapis.com/v1beta";
@@ -23,37 +17,28 @@ export const GOOGLE_API_KEY_VARIABLES: readonly string[] = Object.freeze([
   "GOOGLE_API_KEY",
 ]);
 
-/** Settings of a Gemini model. */
-export interface GoogleOptions extends ModelCallSettings {
-  /** The key; when absent, the first of {@link GOOGLE_API_KEY_VARIABLES} set in `env`. Sent as `x-goog-api-key`. */
-  apiKey?: string | null;
-  /** The URL prefix including the API version (e.g. `http://host/v1beta`); default the Gemini API. */
-  baseURL?: string | null;
-  /** Where keys are read from; default `process.env`. */
-  env?: ProviderEnv;
-}
+/**
+ * Settings of a Gemini model. The key, sent as `x-goog-api-key`, is else the first of
+ * {@link GOOGLE_API_KEY_VARIABLES} set in `env`. The base URL includes the API version (e.g.
+ * `http://host/v1beta`); default the Gemini API.
+ */
+export interface GoogleOptions extends HostedModelOptions {}
+
+const GOOGLE: HostedApi = {
+  adapter: "google",
+  keyVariables: GOOGLE_API_KEY_VARIABLES,
+  keySetting: "endpoint_api_key",
+  baseURL: GOOGLE_BASE_URL,
+};
 
 /**
  * The AI SDK model behind the `google` adapter (structured output through `responseSchema`).
  * @throws {AdapterUnavailableError} when no key is given or set, or the model name is missing.
  */
 export function googleModel(options: GoogleOptions): LanguageModelTarget {
-  requireModelName("google", options.modelName);
-  const apiKey = resolveApiKey({
-    adapter: "google",
-    explicit: options.apiKey,
-    variables: GOOGLE_API_KEY_VARIABLES,
-    setting: "endpoint_api_key",
-    env: options.env ?? process.env,
-  });
-  const baseURL = (options.baseURL || GOOGLE_BASE_URL).replace(/\/+$/, "");
-  const provider = createGoogleGenerativeAI({ apiKey, baseURL });
-  return {
-    ...callSettings(options),
-    adapter: "google",
-    model: provider.chat(options.modelName),
-    secrets: [apiKey],
-  };
+  return hostedModel(GOOGLE, options, (connection) =>
+    createGoogleGenerativeAI(connection).chat(options.modelName),
+  );
 }
 
 /** An `LlmPort` over the Gemini API. */

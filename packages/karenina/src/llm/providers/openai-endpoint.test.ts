@@ -1,7 +1,8 @@
 /** The openai_endpoint adapter over real HTTP, against the scripted local server (hand-written replies). */
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { z } from "zod";
-import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { describe, expect, test } from "vitest";
+import { GENE_QUESTION, GeneAnswer } from "../../test-support/gene-question.js";
+import { startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { serverPerTest } from "../../test-support/server-per-test.js";
 import {
   AdapterUnavailableError,
   finalizeBaseUrl,
@@ -12,31 +13,17 @@ import {
   openAiEndpointParser,
   ParseError,
   RateLimitError,
-  systemMessage,
   userMessage,
-  zodStructuredSchema,
 } from "../index.js";
 
-const Answer = zodStructuredSchema("Answer", z.object({ gene: z.string(), confidence: z.number() }));
-const question = [
-  systemMessage("You are a judge."),
-  userMessage("Extract the gene from: BCL2 is the target."),
-];
-
-let server: OpenAiTestServer;
-beforeEach(async () => {
-  server = await startOpenAiServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest(startOpenAiServer);
 
 const settings = () => ({ baseURL: server.url, apiKey: "sk-test", modelName: "judge-1", temperature: 0 });
 
 describe("openai_endpoint LlmPort", () => {
   test("returns the reply text and the reported usage", async () => {
     server.script({ reply: { text: "BCL2", usage: { prompt_tokens: 20, completion_tokens: 3 } } });
-    const response = await openAiEndpointLlm(settings()).invoke(question);
+    const response = await openAiEndpointLlm(settings()).invoke(GENE_QUESTION);
     expect(response).toEqual({
       content: "BCL2",
       usage: { input_tokens: 20, output_tokens: 3, total_tokens: 23, model: "judge-1" },
@@ -66,7 +53,7 @@ describe("openai_endpoint LlmPort", () => {
   test("a call slower than its timeout fails with LlmTimeoutError", async () => {
     server.script({ reply: { text: "late", delayMs: 2_000 } });
     const llm = openAiEndpointLlm({ ...settings(), requestTimeoutMs: 100 });
-    const error = await llm.invoke(question).catch((e: unknown) => e);
+    const error = await llm.invoke(GENE_QUESTION).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmTimeoutError);
     expect(error).toMatchObject({ category: "timeout", timeoutMs: 100, retryable: true });
   });
@@ -76,7 +63,7 @@ describe("openai_endpoint LlmPort", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const error = await openAiEndpointLlm(settings())
-      .invoke(question, { signal: controller.signal })
+      .invoke(GENE_QUESTION, { signal: controller.signal })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmAbortedError);
   });
@@ -84,7 +71,7 @@ describe("openai_endpoint LlmPort", () => {
   test("HTTP 429 surfaces as a RateLimitError carrying Retry-After", async () => {
     server.script({ reply: { status: 429, retryAfter: 7, message: "slow down" } });
     const error = await openAiEndpointLlm(settings())
-      .invoke(question)
+      .invoke(GENE_QUESTION)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ category: "rate_limit", statusCode: 429, retryAfterSeconds: 7 });
@@ -94,8 +81,8 @@ describe("openai_endpoint LlmPort", () => {
   test("HTTP 503 is a retryable server error; HTTP 401 is permanent", async () => {
     server.script({ reply: { status: 503 } }, { reply: { status: 401 } });
     const llm = openAiEndpointLlm(settings());
-    const unavailable = await llm.invoke(question).catch((e: unknown) => e);
-    const unauthorised = await llm.invoke(question).catch((e: unknown) => e);
+    const unavailable = await llm.invoke(GENE_QUESTION).catch((e: unknown) => e);
+    const unauthorised = await llm.invoke(GENE_QUESTION).catch((e: unknown) => e);
     expect(unavailable).toMatchObject({ category: "server_error", statusCode: 503 });
     expect(unauthorised).toBeInstanceOf(LlmCallError);
     expect(unauthorised).toMatchObject({ category: "permanent", retryable: false });
@@ -110,7 +97,7 @@ describe("openai_endpoint LlmPort", () => {
 describe("openai_endpoint ParserPort", () => {
   test("uses native structured output with the template's JSON Schema", async () => {
     server.script({ reply: { json: { gene: "BCL2", confidence: 0.9 } } });
-    const result = await openAiEndpointParser(settings()).parse(question, Answer);
+    const result = await openAiEndpointParser(settings()).parse(GENE_QUESTION, GeneAnswer);
     expect(result.parsed).toEqual({ gene: "BCL2", confidence: 0.9 });
     expect(result.strategy).toBe("native");
     const format = server.requests[0]?.body.response_format as Record<string, unknown>;
@@ -123,14 +110,14 @@ describe("openai_endpoint ParserPort", () => {
 
   test("falls back to the fenced JSON of a server that ignores response_format", async () => {
     server.script({ reply: { text: 'Here it is:\n```json\n{"gene": "BCL2", "confidence": 0.5}\n```' } });
-    const result = await openAiEndpointParser(settings()).parse(question, Answer);
+    const result = await openAiEndpointParser(settings()).parse(GENE_QUESTION, GeneAnswer);
     expect(result).toMatchObject({ parsed: { gene: "BCL2", confidence: 0.5 }, strategy: "extracted" });
     expect(server.requests).toHaveLength(1);
   });
 
   test("repairs Python-flavoured JSON without another call", async () => {
     server.script({ reply: { text: "{'gene': 'BCL2', 'confidence': 1,}" } });
-    const result = await openAiEndpointParser(settings()).parse(question, Answer);
+    const result = await openAiEndpointParser(settings()).parse(GENE_QUESTION, GeneAnswer);
     expect(result).toMatchObject({ parsed: { gene: "BCL2", confidence: 1 }, strategy: "repaired" });
   });
 
@@ -144,7 +131,7 @@ describe("openai_endpoint ParserPort", () => {
         },
       },
     );
-    const result = await openAiEndpointParser(settings()).parse(question, Answer);
+    const result = await openAiEndpointParser(settings()).parse(GENE_QUESTION, GeneAnswer);
     expect(result).toMatchObject({ parsed: { gene: "BCL2", confidence: 0.8 }, strategy: "feedback_retry" });
     expect(result.usage).toMatchObject({ input_tokens: 40, output_tokens: 10, total_tokens: 50 });
     const retry = server.requests[1]?.body.messages as { role: string; content: string }[];
@@ -155,7 +142,7 @@ describe("openai_endpoint ParserPort", () => {
   test("keeps the judge's raw text when nothing valid comes back", async () => {
     server.script({ reply: { text: "I cannot answer." } }, { reply: { text: "Still no JSON, sorry." } });
     const error = await openAiEndpointParser(settings())
-      .parse(question, Answer)
+      .parse(GENE_QUESTION, GeneAnswer)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ParseError);
     expect(error).toMatchObject({ rawResponse: "Still no JSON, sorry." });
@@ -166,7 +153,7 @@ describe("openai_endpoint ParserPort", () => {
   test("asks again without response_format when the server rejects it", async () => {
     server.script({ reply: { status: 400, message: "response_format not supported" } });
     server.script({ reply: { text: '{"gene": "TP53", "confidence": 0.2}' } });
-    const result = await openAiEndpointParser(settings()).parse(question, Answer);
+    const result = await openAiEndpointParser(settings()).parse(GENE_QUESTION, GeneAnswer);
     expect(result.parsed.gene).toBe("TP53");
     expect(server.requests[1]?.body.response_format).toBeUndefined();
   });
@@ -174,7 +161,7 @@ describe("openai_endpoint ParserPort", () => {
   test("rate limits are thrown for the retry policy, not parsed around", async () => {
     server.script({ reply: { status: 429 } });
     const error = await openAiEndpointParser(settings())
-      .parse(question, Answer)
+      .parse(GENE_QUESTION, GeneAnswer)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ retryAfterSeconds: null });

@@ -4,10 +4,10 @@
  */
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import {
-  callSettings,
   type LanguageModelTarget,
   languageModelLlm,
   languageModelParser,
+  languageModelTarget,
   type ModelCallSettings,
 } from "../ai-sdk-ports.js";
 import { AdapterUnavailableError } from "../errors.js";
@@ -54,12 +54,12 @@ export function openAiEndpointModel(options: OpenAiEndpointOptions): LanguageMod
     apiKey: options.apiKey,
     supportsStructuredOutputs: true,
   });
-  return {
-    ...callSettings(options),
-    adapter: "openai_endpoint",
-    model: provider.chatModel(options.modelName),
-    secrets: [options.apiKey],
-  };
+  return languageModelTarget(
+    "openai_endpoint",
+    options,
+    provider.chatModel(options.modelName),
+    options.apiKey,
+  );
 }
 
 /** An `LlmPort` over an OpenAI-compatible endpoint. Throws `AdapterUnavailableError` when a setting is missing. */

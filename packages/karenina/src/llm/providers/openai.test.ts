@@ -1,7 +1,8 @@
 /** The openai and openrouter adapters over real HTTP, against the scripted OpenAI-compatible server (hand-written replies). */
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { serverPerTest } from "../../test-support/server-per-test.js";
 import {
   AdapterUnavailableError,
   LlmCallError,
@@ -17,13 +18,7 @@ import {
 const Answer = zodStructuredSchema("Answer", z.object({ gene: z.string() }));
 const KEY = "sk-openai-test-secret-789";
 
-let server: OpenAiTestServer;
-beforeEach(async () => {
-  server = await startOpenAiServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest(startOpenAiServer);
 
 describe("openai adapter", () => {
   test("calls Chat Completions with the key from OPENAI_API_KEY and the base URL from OPENAI_BASE_URL", async () => {

@@ -1,53 +1,39 @@
 /** The `openrouter` adapter: OpenRouter's OpenAI-compatible API through `@ai-sdk/openai-compatible`. */
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import {
-  callSettings,
-  type LanguageModelTarget,
-  languageModelLlm,
-  languageModelParser,
-  type ModelCallSettings,
-} from "../ai-sdk-ports.js";
+import { type LanguageModelTarget, languageModelLlm, languageModelParser } from "../ai-sdk-ports.js";
 import type { LlmPort, ParserPort } from "../ports.js";
-import { type ProviderEnv, requireModelName, resolveApiKey } from "./api-key.js";
+import { type HostedApi, type HostedModelOptions, hostedModel } from "./hosted-api.js";
 
 /** OpenRouter's base URL. */
 export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
 
-/** Settings of an OpenRouter model (`modelName` such as `openai/gpt-4.1-mini`). */
-export interface OpenRouterOptions extends ModelCallSettings {
-  /** The key; when absent, `OPENROUTER_API_KEY` from `env`. Sent as a bearer token. */
-  apiKey?: string | null;
-  /** Another URL prefix (including `/v1`), for a proxy; default OpenRouter's. */
-  baseURL?: string | null;
-  /** Where keys are read from; default `process.env`. */
-  env?: ProviderEnv;
-}
+/**
+ * Settings of an OpenRouter model (`modelName` such as `openai/gpt-4.1-mini`). The key, sent as a bearer
+ * token, is else `OPENROUTER_API_KEY` from `env`; another URL prefix (including `/v1`) is for a proxy,
+ * default OpenRouter's.
+ */
+export interface OpenRouterOptions extends HostedModelOptions {}
+
+const OPENROUTER: HostedApi = {
+  adapter: "openrouter",
+  keyVariables: ["OPENROUTER_API_KEY"],
+  keySetting: "endpoint_api_key",
+  baseURL: OPENROUTER_BASE_URL,
+};
 
 /**
  * The AI SDK model behind the `openrouter` adapter.
  * @throws {AdapterUnavailableError} when no key is given or set in `OPENROUTER_API_KEY`, or the model name is missing.
  */
 export function openRouterModel(options: OpenRouterOptions): LanguageModelTarget {
-  requireModelName("openrouter", options.modelName);
-  const apiKey = resolveApiKey({
-    adapter: "openrouter",
-    explicit: options.apiKey,
-    variables: ["OPENROUTER_API_KEY"],
-    setting: "endpoint_api_key",
-    env: options.env ?? process.env,
-  });
-  const provider = createOpenAICompatible({
-    name: "openrouter",
-    baseURL: (options.baseURL || OPENROUTER_BASE_URL).replace(/\/+$/, ""),
-    apiKey,
-    supportsStructuredOutputs: true,
-  });
-  return {
-    ...callSettings(options),
-    adapter: "openrouter",
-    model: provider.chatModel(options.modelName),
-    secrets: [apiKey],
-  };
+  return hostedModel(OPENROUTER, options, ({ apiKey, baseURL }) =>
+    createOpenAICompatible({
+      name: "openrouter",
+      baseURL,
+      apiKey,
+      supportsStructuredOutputs: true,
+    }).chatModel(options.modelName),
+  );
 }
 
 /** An `LlmPort` over OpenRouter. */

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { z } from "zod";
+import { GENE_QUESTION, GeneAnswer } from "../../test-support/gene-question.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
 import {
   openAiEndpointLlm,
@@ -14,16 +15,10 @@ import {
   recordingKey,
   recordingLlmPort,
   recordingParserPort,
-  systemMessage,
   userMessage,
   zodStructuredSchema,
 } from "../index.js";
 
-const Answer = zodStructuredSchema("Answer", z.object({ gene: z.string(), confidence: z.number() }));
-const question = [
-  systemMessage("You are a judge."),
-  userMessage("Extract the gene from: BCL2 is the target."),
-];
 const identity = { modelIdentity: "openai_endpoint:judge-1", parameters: { temperature: 0 } };
 
 let server: OpenAiTestServer;
@@ -46,22 +41,24 @@ test("responses recorded from a live server replay identically after the server 
   );
   const llm = recordingLlmPort(openAiEndpointLlm(real()), { dir, mode: "record", ...identity });
   const parser = recordingParserPort(openAiEndpointParser(real()), { dir, mode: "record", ...identity });
-  const liveText = await llm.invoke(question);
-  const liveParse = await parser.parse(question, Answer);
+  const liveText = await llm.invoke(GENE_QUESTION);
+  const liveParse = await parser.parse(GENE_QUESTION, GeneAnswer);
   await server.close();
 
   const offlineLlm = recordingLlmPort(null, { dir, mode: "replay", ...identity });
   const offlineParser = recordingParserPort(null, { dir, mode: "replay", ...identity });
-  expect(await offlineLlm.invoke(question)).toEqual(liveText);
-  expect(await offlineParser.parse(question, Answer)).toEqual(liveParse);
+  expect(await offlineLlm.invoke(GENE_QUESTION)).toEqual(liveText);
+  expect(await offlineParser.parse(GENE_QUESTION, GeneAnswer)).toEqual(liveParse);
   expect(server.requests).toHaveLength(2);
   server = await startOpenAiServer();
 });
 
 test("one file per request key, holding the request for people to read", async () => {
   server.script({ reply: { text: "BCL2" } });
-  await recordingLlmPort(openAiEndpointLlm(real()), { dir, mode: "record", ...identity }).invoke(question);
-  const key = recordingKey("llm", identity, question);
+  await recordingLlmPort(openAiEndpointLlm(real()), { dir, mode: "record", ...identity }).invoke(
+    GENE_QUESTION,
+  );
+  const key = recordingKey("llm", identity, GENE_QUESTION);
   expect(await readdir(dir)).toEqual([`${key}.json`]);
   const file = JSON.parse(await readFile(join(dir, `${key}.json`), "utf8"));
   expect(file).toMatchObject({
@@ -72,7 +69,7 @@ test("one file per request key, holding the request for people to read", async (
     request: { parameters: { temperature: 0 }, schema: null },
     response: { content: "BCL2" },
   });
-  expect(file.request.messages).toEqual(question);
+  expect(file.request.messages).toEqual(GENE_QUESTION);
 });
 
 test("a request never recorded is a ReplayMissError with its key and a hint to re-record", async () => {
@@ -87,29 +84,36 @@ test("a request never recorded is a ReplayMissError with its key and a hint to r
 });
 
 test("the key changes with the model, the parameters, the messages and the schema", () => {
-  const base = recordingKey("parse", identity, question, Answer);
+  const base = recordingKey("parse", identity, GENE_QUESTION, GeneAnswer);
   expect(
-    recordingKey("parse", { ...identity, modelIdentity: "openai_endpoint:judge-2" }, question, Answer),
+    recordingKey(
+      "parse",
+      { ...identity, modelIdentity: "openai_endpoint:judge-2" },
+      GENE_QUESTION,
+      GeneAnswer,
+    ),
   ).not.toBe(base);
-  expect(recordingKey("parse", { ...identity, parameters: { temperature: 1 } }, question, Answer)).not.toBe(
-    base,
-  );
-  expect(recordingKey("parse", identity, [userMessage("other")], Answer)).not.toBe(base);
+  expect(
+    recordingKey("parse", { ...identity, parameters: { temperature: 1 } }, GENE_QUESTION, GeneAnswer),
+  ).not.toBe(base);
+  expect(recordingKey("parse", identity, [userMessage("other")], GeneAnswer)).not.toBe(base);
   const Other = zodStructuredSchema("Answer", z.object({ gene: z.string() }));
-  expect(recordingKey("parse", identity, question, Other)).not.toBe(base);
-  expect(recordingKey("llm", identity, question)).not.toBe(recordingKey("parse", identity, question));
-  expect(recordingKey("parse", identity, question, Answer)).toBe(base);
+  expect(recordingKey("parse", identity, GENE_QUESTION, Other)).not.toBe(base);
+  expect(recordingKey("llm", identity, GENE_QUESTION)).not.toBe(
+    recordingKey("parse", identity, GENE_QUESTION),
+  );
+  expect(recordingKey("parse", identity, GENE_QUESTION, GeneAnswer)).toBe(base);
 });
 
 test("failed calls are not recorded", async () => {
   server.script({ reply: { status: 500 } });
   const llm = recordingLlmPort(openAiEndpointLlm(real()), { dir, mode: "record", ...identity });
-  await expect(llm.invoke(question)).rejects.toMatchObject({ category: "server_error" });
+  await expect(llm.invoke(GENE_QUESTION)).rejects.toMatchObject({ category: "server_error" });
   expect(await readdir(dir)).toEqual([]);
 });
 
 test("a damaged recording is reported with its file and JSON path", async () => {
-  const key = recordingKey("llm", identity, question);
+  const key = recordingKey("llm", identity, GENE_QUESTION);
   await writeFile(
     join(dir, `${key}.json`),
     JSON.stringify({
@@ -123,7 +127,7 @@ test("a damaged recording is reported with its file and JSON path", async () => 
     }),
   );
   const error = (await recordingLlmPort(null, { dir, mode: "replay", ...identity })
-    .invoke(question)
+    .invoke(GENE_QUESTION)
     .catch((e: unknown) => e)) as ReplayFileError;
   expect(error).toBeInstanceOf(ReplayFileError);
   expect(error.jsonPath).toBe("$.response.content");

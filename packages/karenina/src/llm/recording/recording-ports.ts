@@ -185,19 +185,8 @@ async function writeRecording(
     await mkdir(dir, { recursive: true });
     await writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`);
   } catch (error) {
-    const reason = errnoCode(error) ?? "write failed";
-    throw new ReplayFileError(path, "$", `cannot write the recording (${reason})`, { cause: error });
+    throw ReplayFileError.writeFailed(path, (reason) => `cannot write the recording (${reason})`, error);
   }
-}
-
-/** The `code` of a file-system error, looked up through wrapping causes. */
-function errnoCode(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
-    const code = (current as NodeJS.ErrnoException).code;
-    if (typeof code === "string") return code;
-    current = current.cause;
-  }
-  return undefined;
 }
 
 function inner<P>(port: P | null | undefined, options: RecordingOptions): P | null {

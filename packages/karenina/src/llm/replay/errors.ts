@@ -29,4 +29,22 @@ export class ReplayFileError extends KareninaError {
   ) {
     super(`${file}: ${jsonPath}: ${problem}`, options);
   }
+
+  /**
+   * `file` could not be written: the problem is `problem(reason)`, the reason being the file-system error's
+   * code (looked up through wrapping causes) or "write failed"; `error` is kept as the cause.
+   */
+  static writeFailed(file: string, problem: (reason: string) => string, error: unknown): ReplayFileError {
+    return new ReplayFileError(file, "$", problem(errnoCode(error) ?? "write failed"), { cause: error });
+  }
+}
+
+/** The `code` of a file-system error, looked up through wrapping causes. */
+function errnoCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === "string") return code;
+    current = current.cause;
+  }
+  return undefined;
 }

@@ -197,14 +197,10 @@ export class ReplayStore {
     try {
       await writeFileAtomic(path, this.serialize());
     } catch (error) {
-      const reason = errnoCode(error) ?? "write failed";
-      throw new ReplayFileError(
+      throw ReplayFileError.writeFailed(
         path,
-        "$",
-        `cannot save the replay store (${reason}); the previous file is unchanged`,
-        {
-          cause: error,
-        },
+        (reason) => `cannot save the replay store (${reason}); the previous file is unchanged`,
+        error,
       );
     }
   }
@@ -263,16 +259,6 @@ export class ReplayStore {
     }
     this.#index = index;
   }
-}
-
-/** The `code` of a file-system error, looked up through wrapping causes. */
-function errnoCode(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
-    const code = (current as NodeJS.ErrnoException).code;
-    if (typeof code === "string") return code;
-    current = current.cause;
-  }
-  return undefined;
 }
 
 function validate<T>(schema: z.ZodType<T>, value: unknown, file: string, prefix: readonly PropertyKey[]): T {

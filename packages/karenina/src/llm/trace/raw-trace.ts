@@ -1,5 +1,5 @@
+import { pyRepr } from "../../python-repr/index.js";
 import { type Message, messageText } from "../messages.js";
-import { pythonRepr } from "./python-repr.js";
 
 /** The header of an assistant block of the raw trace. */
 export const AI_MESSAGE_HEADER = "--- AI Message ---";
@@ -18,7 +18,7 @@ function assistantBlocks(message: Message): string[] {
     lines.push("Tool Calls:");
     for (const call of calls) {
       lines.push(`  ${call.name} (call_${call.id})`, `   Call ID: ${call.id}`);
-      if (Object.keys(call.input).length > 0) lines.push(`   Args: ${pythonRepr(call.input)}`);
+      if (Object.keys(call.input).length > 0) lines.push(`   Args: ${pyRepr(call.input)}`);
     }
   }
   blocks.push(lines.join("\n"));

@@ -11,12 +11,8 @@ import {
   zodStructuredSchema,
 } from "../../llm/index.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
-import {
-  type AnthropicTestServer,
-  type GoogleTestServer,
-  startAnthropicServer,
-  startGoogleServer,
-} from "../../test-support/provider-servers/index.js";
+import { startAnthropicServer, startGoogleServer } from "../../test-support/provider-servers/index.js";
+import { serverPerTest } from "../../test-support/server-per-test.js";
 import {
   adapterTarget,
   callAdapterFor,
@@ -175,16 +171,8 @@ describe("API keys", () => {
 });
 
 describe("anthropic and google models over HTTP", () => {
-  let anthropic: AnthropicTestServer;
-  let google: GoogleTestServer;
-  beforeEach(async () => {
-    anthropic = await startAnthropicServer();
-    google = await startGoogleServer();
-  });
-  afterEach(async () => {
-    await anthropic.close();
-    await google.close();
-  });
+  const anthropic = serverPerTest(startAnthropicServer);
+  const google = serverPerTest(startGoogleServer);
 
   test("claude_tool uses anthropic_api_key and anthropic_base_url", async () => {
     anthropic.script({ reply: { text: "claude says hi" } });

@@ -28,7 +28,7 @@ export const PromptConfigSchema = z.strictObject({
 export type PromptConfig = z.output<typeof PromptConfigSchema>;
 
 /** Top-level keys accepted as shortcuts and folded into `prompt_config` (spec 04 §2 step 4). */
-const INSTRUCTION_SHORTCUTS: Readonly<Record<string, keyof PromptConfig>> = {
+const INSTRUCTION_SHORTCUTS = {
   generation_instructions: "generation",
   parsing_instructions: "parsing",
   abstention_detection_instructions: "abstention_detection",
@@ -36,7 +36,7 @@ const INSTRUCTION_SHORTCUTS: Readonly<Record<string, keyof PromptConfig>> = {
   rubric_evaluation_instructions: "rubric_evaluation",
   agentic_parsing_instructions: "agentic_parsing",
   deep_judgment_instructions: "deep_judgment",
-};
+} as const satisfies Readonly<Record<string, keyof PromptConfig>>;
 
 /** Derived or retired keys the original drops silently on input. */
 const LEGACY_KEYS = ["rubric_enabled", "deep_judgment_rubric_search_enabled"];

@@ -1,8 +1,6 @@
 import type { LlmResponse } from "../../llm/index.js";
-import type { AnswerTemplate } from "../../templates/index.js";
 import type { VerificationContext } from "../context.js";
 import { type JudgePrompt, promptMessages } from "../prompts/index.js";
-import { templateStructuredSchema } from "../stages/parse-template.js";
 
 /** The usage buckets of template deep judgment (spec 05 §2); the final parse counts as `parsing`. */
 export type DeepJudgmentUsageStage =
@@ -24,25 +22,4 @@ export function askJudge(
   const model = ctx.task.parsing;
   const supportsSystem = ctx.services.ports.llm(model).capabilities.supportsSystemPrompt;
   return ctx.calls.invoke({ stage, model, messages: promptMessages(prompt, supportsSystem) });
-}
-
-/**
- * The final "parameters" call (spec 04 §9.1): the parsing model's parser port with the template's structured
- * schema, usage under `parsing`.
- * @throws {ParseError} when no valid object came back; the call's error after retries otherwise.
- */
-export async function parseParameters(
-  ctx: VerificationContext,
-  template: AnswerTemplate,
-  prompt: JudgePrompt,
-): Promise<Record<string, unknown>> {
-  const model = ctx.task.parsing;
-  const supportsSystem = ctx.services.ports.parser(model).capabilities.supportsSystemPrompt;
-  const result = await ctx.calls.parse({
-    stage: "parsing",
-    model,
-    messages: promptMessages(prompt, supportsSystem),
-    schema: templateStructuredSchema(template),
-  });
-  return result.parsed;
 }

@@ -2,89 +2,19 @@
  * Template deep judgment (inside ParseTemplate) over real HTTP against the scripted OpenAI-compatible server
  * (hand-written replies).
  */
-import { afterEach, beforeEach, expect, test, vi } from "vitest";
-import { templateCode } from "../../templates/index.js";
-import {
-  type OpenAiTestServer,
-  type RecordedRequest,
-  startOpenAiServer,
-} from "../../test-support/openai-server/index.js";
-import { parseVerificationConfig } from "../config/index.js";
-import { VerificationContext } from "../context.js";
-import { runStages } from "../orchestrator.js";
-import { planTasks } from "../planning.js";
-import { createRunServices } from "../services.js";
-import { stagesFor } from "../stage-list.js";
-import type { PipelineQuestion } from "../task.js";
+import { afterEach, expect, test, vi } from "vitest";
+import { type RecordedRequest, startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { DRUG_GROUND_TRUTH, scriptedPipeline } from "../../test-support/pipeline-context.js";
+import { serverPerTest } from "../../test-support/server-per-test.js";
 
-const GROUND_TRUTH = "venetoclax";
-const TEMPLATE = `from karenina.schemas.entities import BaseAnswer, VerifiedField, ExactMatch
-
-
-class Answer(BaseAnswer):
-    drug: str = VerifiedField(description="The drug the response recommends", ground_truth="${GROUND_TRUTH}", verify_with=ExactMatch(normalize=["lowercase", "strip"]))
-`;
 /** The answer names another drug than the ground truth, so the ground truth appears in no request it causes. */
 const ANSWER = "The approved BCL-2 inhibitor is navitoclax, taken orally.";
-const FAST_RETRIES = {
-  connection: { max_attempts: 1, backoff_min: 0, backoff_max: 0 },
-  server_error: { max_attempts: 1, backoff_min: 0, backoff_max: 0 },
-  timeout: { max_attempts: 0 },
-  rate_limit: { max_attempts: 0 },
-};
 
-let server: OpenAiTestServer;
-beforeEach(async () => {
-  server = await startOpenAiServer();
-});
-afterEach(async () => {
+const server = serverPerTest(startOpenAiServer);
+const { verify } = scriptedPipeline(server, { config: { deep_judgment_mode: "full" } });
+afterEach(() => {
   vi.unstubAllEnvs();
-  await server.close();
 });
-
-const model = (name: string) => ({
-  id: name,
-  model_name: name,
-  interface: "openai_endpoint",
-  endpoint_base_url: server.baseURL,
-  endpoint_api_key: "test-key",
-});
-
-const question: PipelineQuestion = {
-  id: "q-cll",
-  text: "Which BCL-2 inhibitor is approved for chronic lymphocytic leukaemia?",
-  rawAnswer: GROUND_TRUTH,
-  template: templateCode(TEMPLATE),
-  keywords: null,
-  fewShotExamples: [],
-  rubric: null,
-  dynamicRubric: null,
-  workspacePath: null,
-};
-
-function contextFor(overrides: Record<string, unknown> = {}) {
-  const config = parseVerificationConfig({
-    answering_models: [model("answerer")],
-    parsing_models: [model("judge")],
-    deep_judgment_mode: "full",
-    retry_policy: FAST_RETRIES,
-    ...overrides,
-  });
-  const [task] = planTasks([question], config);
-  if (task === undefined) throw new Error("no task planned");
-  return new VerificationContext(task, config, createRunServices(config));
-}
-
-async function verify(answer: string, overrides: Record<string, unknown> = {}) {
-  server.script({ match: { model: "answerer" }, reply: { text: answer } });
-  const ctx = contextFor(overrides);
-  try {
-    const result = await runStages(ctx, stagesFor(ctx.config, ctx.task));
-    return { ctx, result };
-  } finally {
-    await ctx.services.ports.close();
-  }
-}
 
 /** The text of a request's messages. */
 const messageText = (request: RecordedRequest) =>
@@ -121,7 +51,7 @@ function scriptFullRun(excerptReplies: unknown[]) {
 function expectNoGroundTruthSent() {
   expect(server.requests.length).toBeGreaterThan(0);
   for (const request of server.requests)
-    expect(JSON.stringify(request.body).toLowerCase()).not.toContain(GROUND_TRUTH);
+    expect(JSON.stringify(request.body).toLowerCase()).not.toContain(DRUG_GROUND_TRUTH);
 }
 
 test("reasoning-only deep judgment: reasoning from the response, then the parse from the reasoning", async () => {

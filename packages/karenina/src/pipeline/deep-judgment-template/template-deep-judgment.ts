@@ -12,7 +12,8 @@ import {
   reasoningPrompt,
   type TemplateExcerpt,
 } from "../prompts/index.js";
-import { askJudge, parseParameters } from "./calls.js";
+import { parseTemplateAnswer } from "../stages/parse-template.js";
+import { askJudge } from "./calls.js";
 import { extractExcerpts } from "./excerpts.js";
 import { assessHallucination, searchExcerpts, templateSearchFunction } from "./search.js";
 
@@ -62,7 +63,7 @@ async function reasoningOnly(
 ): Promise<DeepJudgmentOutcome> {
   const reply = await askJudge(ctx, reasoningOnlyPrompt({ ...base, response }), "deep_judgment_reasoning");
   const reasoning = readReasoningReply(reply.content);
-  const parsed = await parseParameters(
+  const parsed = await parseTemplateAnswer(
     ctx,
     template,
     parametersPrompt({ baseSystem: base.baseSystem, question: base.question, reasoning }),
@@ -111,7 +112,7 @@ async function full(
   modelCalls++;
   const reasoning = readReasoningReply(reply.content);
   stages.push("reasoning");
-  const parsed = await parseParameters(
+  const parsed = await parseTemplateAnswer(
     ctx,
     template,
     parametersPrompt({ baseSystem: base.baseSystem, question: base.question, reasoning }),

@@ -38,9 +38,16 @@ export interface InstructionContext {
   parsingNotes?: readonly string[];
 }
 
-/** The JSON Schema as a 2-space-indented block. */
+const schemaBlocks = new WeakMap<JsonSchema, string>();
+
+/** The JSON Schema as a 2-space-indented block (rendered once per schema object: templates reuse theirs). */
 export function schemaBlock(schema: JsonSchema): string {
-  return `JSON schema of the reply:\n\`\`\`json\n${JSON.stringify(schema, null, 2)}\n\`\`\``;
+  let block = schemaBlocks.get(schema);
+  if (block === undefined) {
+    block = `JSON schema of the reply:\n\`\`\`json\n${JSON.stringify(schema, null, 2)}\n\`\`\``;
+    schemaBlocks.set(schema, block);
+  }
+  return block;
 }
 
 const bullets = (lines: readonly string[]) => lines.map((line) => `- ${line}`).join("\n");

@@ -219,33 +219,37 @@ export function scoreExtractionRequest(trait: LlmTrait, reasoning: string): Judg
   const parts = [traitBlock(trait), tagged("Reasoning", "reasoning", reasoning)];
   if (isBooleanTrait(trait)) {
     parts.push('Answer "result": true if the reasoning finds the criterion met, false if not.');
-    return {
-      task: "dj_rubric_score_extraction",
-      system: SCORE_SYSTEM,
-      user: parts.join("\n\n"),
-      schema: {
-        type: "object",
-        properties: { result: { type: "boolean" } },
-        required: ["result"],
-        additionalProperties: false,
-      },
-      example: { result: true },
-    };
+    return scoreExtraction(parts, "result", { type: "boolean" }, true);
   }
   const { min, max } = scoreBounds(trait);
   parts.push(
     `Answer "score": a whole number from ${min} (poorest) to ${max} (best) that the reasoning supports.`,
   );
+  return scoreExtraction(
+    parts,
+    "score",
+    { type: "integer", minimum: min, maximum: max },
+    Math.min(min + 2, max),
+  );
+}
+
+/** A score-extraction request whose reply is the one field `key`, of JSON Schema `property`. */
+function scoreExtraction(
+  parts: readonly string[],
+  key: string,
+  property: Record<string, unknown>,
+  example: unknown,
+): JudgeRequest {
   return {
     task: "dj_rubric_score_extraction",
     system: SCORE_SYSTEM,
     user: parts.join("\n\n"),
     schema: {
       type: "object",
-      properties: { score: { type: "integer", minimum: min, maximum: max } },
-      required: ["score"],
+      properties: { [key]: property },
+      required: [key],
       additionalProperties: false,
     },
-    example: { score: Math.min(min + 2, max) },
+    example: { [key]: example },
   };
 }

@@ -2,65 +2,42 @@
  * Rubric deep judgment over real HTTP (a scripted OpenAI-compatible server on 127.0.0.1). Every judge reply is
  * hand-written test data.
  */
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { type LlmTrait, parseRubricTrait } from "../../model/index.js";
 import { effectiveDeepJudgment } from "../../rubrics/index.js";
-import {
-  type OpenAiTestServer,
-  type ScriptRule,
-  startOpenAiServer,
-} from "../../test-support/openai-server/index.js";
-import { parseVerificationConfig } from "../config/index.js";
-import { VerificationContext } from "../context.js";
-import { planTasks } from "../planning.js";
-import { createRunServices } from "../services.js";
+import { type ScriptRule, startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { pipelineContext } from "../../test-support/pipeline-context.js";
+import { serverPerTest } from "../../test-support/server-per-test.js";
+import type { VerificationContext } from "../context.js";
 import { evaluateTraitWithDeepJudgment } from "./deep-judgment.js";
 import { createRubricJudge } from "./judge.js";
 import { type ExcerptSearch, excerptSearch } from "./search.js";
 
 const RESPONSE = "BCL2 is the target of venetoclax. Tumour lysis syndrome is its main early risk.";
 
-let server: OpenAiTestServer | null = null;
+const server = serverPerTest(startOpenAiServer);
 
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
-
+/** A rubric-only context whose judge answers with `rules`, without retries. */
 async function judgeContext(rules: ScriptRule[]): Promise<VerificationContext> {
-  server = await startOpenAiServer(rules);
-  const model = (id: string) => ({
-    id,
-    model_name: `${id}-model`,
-    interface: "openai_endpoint",
-    endpoint_base_url: (server as OpenAiTestServer).baseURL,
-    endpoint_api_key: "test-key",
-  });
-  const config = parseVerificationConfig({
-    answering_models: [model("answerer")],
-    parsing_models: [model("judge")],
-    evaluation_mode: "rubric_only",
-    retry_policy: {
-      connection: { max_attempts: 0 },
-      timeout: { max_attempts: 0 },
-      rate_limit: { max_attempts: 0 },
-      server_error: { max_attempts: 0 },
+  server.script(...rules);
+  return pipelineContext({
+    baseURL: server.baseURL,
+    config: {
+      evaluation_mode: "rubric_only",
+      retry_policy: {
+        connection: { max_attempts: 0 },
+        timeout: { max_attempts: 0 },
+        rate_limit: { max_attempts: 0 },
+        server_error: { max_attempts: 0 },
+      },
+    },
+    question: {
+      id: "q1",
+      text: "What is the molecular target of venetoclax?",
+      rawAnswer: null,
+      template: null,
     },
   });
-  const question = {
-    id: "q1",
-    text: "What is the molecular target of venetoclax?",
-    rawAnswer: null,
-    template: null,
-    keywords: null,
-    fewShotExamples: [],
-    rubric: null,
-    dynamicRubric: null,
-    workspacePath: null,
-  };
-  const [task] = planTasks([question], config);
-  if (task === undefined) throw new Error("no task planned");
-  return new VerificationContext(task, config, createRunServices(config));
 }
 
 const trait = (input: Record<string, unknown>) =>
@@ -161,7 +138,7 @@ describe("rubric deep judgment of one trait", () => {
       available: false,
       reason: "-",
     });
-    const second = (server as OpenAiTestServer).requests[1]?.body.messages as { content: string }[];
+    const second = server.requests[1]?.body.messages as { content: string }[];
     expect(JSON.stringify(second)).toContain("Your previous reply could not be used");
     expect(outcome.score).toBe(true);
     expect(outcome.metadata).toMatchObject({ excerpt_retry_count: 1, model_calls: 4 });
@@ -196,6 +173,6 @@ describe("rubric deep judgment of one trait", () => {
     });
     expect(outcome.score).toBe(true);
     expect(outcome.metadata).toMatchObject({ model_calls: 4 });
-    expect((server as OpenAiTestServer).requests.at(-1)?.body).not.toHaveProperty("response_format");
+    expect(server.requests.at(-1)?.body).not.toHaveProperty("response_format");
   });
 });

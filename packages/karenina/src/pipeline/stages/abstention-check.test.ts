@@ -1,82 +1,14 @@
 /** AbstentionCheck over real HTTP against the scripted OpenAI-compatible server (hand-written replies). */
-import { afterEach, beforeEach, expect, test } from "vitest";
-import { templateCode } from "../../templates/index.js";
-import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
-import { parseVerificationConfig } from "../config/index.js";
-import { VerificationContext } from "../context.js";
-import { runStages } from "../orchestrator.js";
-import { planTasks } from "../planning.js";
-import { createRunServices } from "../services.js";
-import { stagesFor } from "../stage-list.js";
-import type { PipelineQuestion } from "../task.js";
+import { expect, test } from "vitest";
+import { startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { DRUG_GROUND_TRUTH, scriptedPipeline } from "../../test-support/pipeline-context.js";
+import { serverPerTest } from "../../test-support/server-per-test.js";
 import { abstentionCheckStage } from "./abstention-check.js";
 
-const GROUND_TRUTH = "venetoclax";
-const TEMPLATE = `from karenina.schemas.entities import BaseAnswer, VerifiedField, ExactMatch
-
-
-class Answer(BaseAnswer):
-    drug: str = VerifiedField(description="The drug the response recommends", ground_truth="${GROUND_TRUTH}", verify_with=ExactMatch(normalize=["lowercase", "strip"]))
-`;
 const REFUSAL = "I cannot access clinical guidelines, so I cannot say which drug should be used.";
-const FAST_RETRIES = {
-  connection: { max_attempts: 1, backoff_min: 0, backoff_max: 0 },
-  server_error: { max_attempts: 1, backoff_min: 0, backoff_max: 0 },
-  timeout: { max_attempts: 0 },
-  rate_limit: { max_attempts: 0 },
-};
 
-let server: OpenAiTestServer;
-beforeEach(async () => {
-  server = await startOpenAiServer();
-});
-afterEach(async () => {
-  await server.close();
-});
-
-const model = (name: string) => ({
-  id: name,
-  model_name: name,
-  interface: "openai_endpoint",
-  endpoint_base_url: server.baseURL,
-  endpoint_api_key: "test-key",
-});
-
-const question: PipelineQuestion = {
-  id: "q-cll",
-  text: "Which BCL-2 inhibitor is approved for chronic lymphocytic leukaemia?",
-  rawAnswer: GROUND_TRUTH,
-  template: templateCode(TEMPLATE),
-  keywords: null,
-  fewShotExamples: [],
-  rubric: null,
-  dynamicRubric: null,
-  workspacePath: null,
-};
-
-function contextFor(overrides: Record<string, unknown> = {}) {
-  const config = parseVerificationConfig({
-    answering_models: [model("answerer")],
-    parsing_models: [model("judge")],
-    abstention_enabled: true,
-    retry_policy: FAST_RETRIES,
-    ...overrides,
-  });
-  const [task] = planTasks([question], config);
-  if (task === undefined) throw new Error("no task planned");
-  return new VerificationContext(task, config, createRunServices(config));
-}
-
-async function verify(answer: string, overrides: Record<string, unknown> = {}) {
-  server.script({ match: { model: "answerer" }, reply: { text: answer } });
-  const ctx = contextFor(overrides);
-  try {
-    const result = await runStages(ctx, stagesFor(ctx.config, ctx.task));
-    return { ctx, result };
-  } finally {
-    await ctx.services.ports.close();
-  }
-}
+const server = serverPerTest(startOpenAiServer);
+const { contextFor, verify } = scriptedPipeline(server, { config: { abstention_enabled: true } });
 
 const judgeRequests = (includes: string) =>
   server.requests.filter(
@@ -114,7 +46,7 @@ test("a detected abstention fails the verdict, skips parsing and is classified a
   expect(JSON.stringify(check?.body)).toContain(REFUSAL);
   expect(result.template?.usage_metadata).toHaveProperty("abstention_check");
   for (const request of server.requests)
-    expect(JSON.stringify(request.body).toLowerCase()).not.toContain(GROUND_TRUTH);
+    expect(JSON.stringify(request.body).toLowerCase()).not.toContain(DRUG_GROUND_TRUTH);
 });
 
 test("an answer that commits to a value is not an abstention: the template is verified as usual", async () => {

@@ -1,43 +1,16 @@
 /** DeepJudgmentAutoFail on a context whose deep-judgment artifacts are set by hand (no model calls). */
 import { expect, test } from "vitest";
 import { classifyFailure } from "../../results/index.js";
-import { parseVerificationConfig } from "../config/index.js";
-import { VerificationContext } from "../context.js";
-import { planTasks } from "../planning.js";
-import { createRunServices } from "../services.js";
+import { pipelineContext, UNREACHABLE_BASE_URL } from "../../test-support/pipeline-context.js";
+import type { VerificationContext } from "../context.js";
 import { deepJudgmentAutoFailStage } from "./deep-judgment-auto-fail.js";
 
 function context(): VerificationContext {
-  const model = {
-    id: "judge",
-    model_name: "judge",
-    interface: "openai_endpoint",
-    endpoint_base_url: "http://127.0.0.1:9/v1",
-    endpoint_api_key: "test-key",
-  };
-  const config = parseVerificationConfig({
-    answering_models: [model],
-    parsing_models: [model],
-    deep_judgment_mode: "full",
+  const ctx = pipelineContext({
+    baseURL: UNREACHABLE_BASE_URL,
+    config: { deep_judgment_mode: "full" },
+    question: { id: "q1", text: "Which drug?", rawAnswer: null, template: null },
   });
-  const [task] = planTasks(
-    [
-      {
-        id: "q1",
-        text: "Which drug?",
-        rawAnswer: null,
-        template: null,
-        keywords: null,
-        fewShotExamples: [],
-        rubric: null,
-        dynamicRubric: null,
-        workspacePath: null,
-      },
-    ],
-    config,
-  );
-  if (task === undefined) throw new Error("no task planned");
-  const ctx = new VerificationContext(task, config, createRunServices(config));
   ctx.artifacts.deepJudgmentPerformed = true;
   ctx.artifacts.deepJudgmentReasoningOnly = false;
   ctx.artifacts.attributesWithoutExcerpts = ["drug"];

@@ -1,42 +1,22 @@
 import { describe, expect, test } from "vitest";
 import { parseRubric } from "../../model/index.js";
-import { parseVerificationConfig } from "../config/index.js";
-import { VerificationContext } from "../context.js";
-import { planTasks } from "../planning.js";
-import { createRunServices } from "../services.js";
+import { pipelineContext, UNREACHABLE_BASE_URL } from "../../test-support/pipeline-context.js";
+import type { VerificationContext } from "../context.js";
 import { deepJudgmentRubricAutoFailStage } from "./deep-judgment-rubric-auto-fail.js";
 
 /** A rubric-only task; no call is made, so the endpoint is never contacted. */
 function context(): VerificationContext {
-  const model = (id: string) => ({
-    id,
-    model_name: `${id}-model`,
-    interface: "openai_endpoint",
-    endpoint_base_url: "http://127.0.0.1:9/v1",
+  return pipelineContext({
+    baseURL: UNREACHABLE_BASE_URL,
+    config: { evaluation_mode: "rubric_only" },
+    question: {
+      id: "q1",
+      text: "What is the molecular target of venetoclax?",
+      rawAnswer: null,
+      template: null,
+      rubric: parseRubric({ llm_traits: [{ name: "mentions_bcl2", kind: "boolean" }] }),
+    },
   });
-  const config = parseVerificationConfig({
-    answering_models: [model("answerer")],
-    parsing_models: [model("judge")],
-    evaluation_mode: "rubric_only",
-  });
-  const [task] = planTasks(
-    [
-      {
-        id: "q1",
-        text: "What is the molecular target of venetoclax?",
-        rawAnswer: null,
-        template: null,
-        keywords: null,
-        fewShotExamples: [],
-        rubric: parseRubric({ llm_traits: [{ name: "mentions_bcl2", kind: "boolean" }] }),
-        dynamicRubric: null,
-        workspacePath: null,
-      },
-    ],
-    config,
-  );
-  if (task === undefined) throw new Error("no task planned");
-  return new VerificationContext(task, config, createRunServices(config));
 }
 
 const autoFailedBlock = {

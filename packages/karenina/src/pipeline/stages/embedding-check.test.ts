@@ -1,23 +1,10 @@
 /** EmbeddingCheck over real HTTP against the scripted OpenAI-compatible server (hand-written replies and vectors). */
-import { afterEach, beforeEach, expect, test } from "vitest";
-import { templateCode } from "../../templates/index.js";
-import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
-import { parseVerificationConfig } from "../config/index.js";
-import { VerificationContext } from "../context.js";
-import { runStages } from "../orchestrator.js";
-import { planTasks } from "../planning.js";
-import { createRunServices } from "../services.js";
-import { stagesFor } from "../stage-list.js";
-import type { PipelineQuestion } from "../task.js";
+import { expect, test } from "vitest";
+import { startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { DRUG_GROUND_TRUTH, scriptedPipeline } from "../../test-support/pipeline-context.js";
+import { serverPerTest } from "../../test-support/server-per-test.js";
 import { embeddingCheckStage } from "./embedding-check.js";
 
-const GROUND_TRUTH = "venetoclax";
-const TEMPLATE = `from karenina.schemas.entities import BaseAnswer, VerifiedField, ExactMatch
-
-
-class Answer(BaseAnswer):
-    drug: str = VerifiedField(description="The drug the response recommends", ground_truth="${GROUND_TRUTH}", verify_with=ExactMatch(normalize=["lowercase", "strip"]))
-`;
 const BRAND_ANSWER = "The approved BCL-2 inhibitor is Venclexta.";
 /** The same template in JavaScript, with a regex check the brand answer fails (it cites no PMID). */
 const REGEX_TEMPLATE = `({
@@ -27,76 +14,15 @@ const REGEX_TEMPLATE = `({
     properties: { drug: { type: "string", description: "The drug the response recommends" } },
     required: ["drug"],
   },
-  groundTruth: { drug: "${GROUND_TRUTH}" },
+  groundTruth: { drug: "${DRUG_GROUND_TRUTH}" },
   verify(answer, correct) { return answer.drug.trim().toLowerCase() === correct.drug; },
   regex: { cites: { pattern: "PMID", expected: 1, match_type: "count" } },
 })`;
-const FAST_RETRIES = {
-  connection: { max_attempts: 1, backoff_min: 0, backoff_max: 0 },
-  server_error: { max_attempts: 1, backoff_min: 0, backoff_max: 0 },
-  timeout: { max_attempts: 0 },
-  rate_limit: { max_attempts: 0 },
-};
 
-let server: OpenAiTestServer;
-beforeEach(async () => {
-  server = await startOpenAiServer();
+const server = serverPerTest(startOpenAiServer);
+const { contextFor, verify } = scriptedPipeline(server, {
+  config: { embedding_check_model: "embedder", embedding_check_threshold: 0.9 },
 });
-afterEach(async () => {
-  await server.close();
-});
-
-const model = (name: string) => ({
-  id: name,
-  model_name: name,
-  interface: "openai_endpoint",
-  endpoint_base_url: server.baseURL,
-  endpoint_api_key: "test-key",
-});
-
-const question: PipelineQuestion = {
-  id: "q-cll",
-  text: "Which BCL-2 inhibitor is approved for chronic lymphocytic leukaemia?",
-  rawAnswer: GROUND_TRUTH,
-  template: templateCode(TEMPLATE),
-  keywords: null,
-  fewShotExamples: [],
-  rubric: null,
-  dynamicRubric: null,
-  workspacePath: null,
-};
-
-function contextFor(
-  overrides: Record<string, unknown> = {},
-  template: PipelineQuestion["template"] = question.template,
-) {
-  const config = parseVerificationConfig({
-    answering_models: [model("answerer")],
-    parsing_models: [model("judge")],
-    embedding_check_model: "embedder",
-    embedding_check_threshold: 0.9,
-    retry_policy: FAST_RETRIES,
-    ...overrides,
-  });
-  const [task] = planTasks([{ ...question, template }], config);
-  if (task === undefined) throw new Error("no task planned");
-  return new VerificationContext(task, config, createRunServices(config));
-}
-
-async function verify(
-  answer: string,
-  overrides: Record<string, unknown> = {},
-  template: PipelineQuestion["template"] = question.template,
-) {
-  server.script({ match: { model: "answerer" }, reply: { text: answer } });
-  const ctx = contextFor(overrides, template);
-  try {
-    const result = await runStages(ctx, stagesFor(ctx.config, ctx.task));
-    return { ctx, result };
-  } finally {
-    await ctx.services.ports.close();
-  }
-}
 
 const SIMILAR = [
   [1, 0, 0],
@@ -132,7 +58,7 @@ test("a field failure whose parsed answer is similar and judged equivalent is ov
   const { ctx, result } = await verify(BRAND_ANSWER, { embedding_check_enabled: true });
 
   expect(embeddingRequests().map((request) => request.body)).toMatchObject([
-    { model: "embedder", input: [`{"drug":"${GROUND_TRUTH}"}`, '{"drug":"Venclexta"}'] },
+    { model: "embedder", input: [`{"drug":"${DRUG_GROUND_TRUTH}"}`, '{"drug":"Venclexta"}'] },
   ]);
   expect(result.template).toMatchObject({
     embedding_check_performed: true,
@@ -146,7 +72,7 @@ test("a field failure whose parsed answer is similar and judged equivalent is ov
   expect(result.metadata.caveats).toEqual(["embedding_override"]);
   expect(result.template?.usage_metadata).toHaveProperty("embedding_check");
   // The equivalence call is the one judge call that is shown the ground truth, by design.
-  expect(JSON.stringify(equivalenceRequests()[0]?.body)).toContain(GROUND_TRUTH);
+  expect(JSON.stringify(equivalenceRequests()[0]?.body)).toContain(DRUG_GROUND_TRUTH);
 });
 
 test("a similar answer judged not equivalent keeps its failure", async () => {
@@ -197,7 +123,7 @@ test("a regex failure is never overridden: the fields pass, the verdict stays fa
   const { ctx, result } = await verify(
     BRAND_ANSWER,
     { embedding_check_enabled: true },
-    { code: REGEX_TEMPLATE, language: "JavaScript" },
+    { template: { code: REGEX_TEMPLATE, language: "JavaScript" } },
   );
 
   expect(result.template).toMatchObject({

@@ -9,11 +9,11 @@ import {
   VerificationResultDeepJudgmentRubricSchema,
   VerificationResultDeepJudgmentSchema,
   VerificationResultRubricSchema,
-  VerificationResultSchema,
   VerificationResultTemplateSchema,
 } from "../../results/index.js";
 import { modelIdentity } from "../config/index.js";
 import type { VerificationContext } from "../context.js";
+import type { PipelineQuestion } from "../task.js";
 
 const NOT_ANSWER_FIELDS = new Set(["id", "correct", "regex"]);
 
@@ -52,7 +52,8 @@ function templateSection(ctx: VerificationContext) {
 /**
  * Stage 13 (spec 04 §5.14): builds the task's `VerificationResult` from the artifacts and the result draft —
  * identities, template section, rubric section (only when a rubric stage ran), deep-judgment sections (only
- * when they ran), failure, caveats, warnings, usage and retry counts, and the `result_id`.
+ * when they ran), failure, caveats, warnings, usage and retry counts, and the `result_id`. Sections are
+ * validated by their schemas; the whole row is assembled in the schema's key order without a second pass.
  */
 export function finalizeResult(ctx: VerificationContext, timestamp: string): VerificationResult {
   const { task, config, artifacts, draft } = ctx;
@@ -86,10 +87,10 @@ export function finalizeResult(ctx: VerificationContext, timestamp: string): Ver
           ...draft.rubric,
           trait_provenance: draft.rubric.trait_provenance ?? nonEmpty(task.traitProvenance),
         });
-  return VerificationResultSchema.parse({
+  const result: VerificationResult = {
     metadata: {
       question_id: task.question.id,
-      template_id: templateId(task.question.template?.code),
+      template_id: templateIdOf(task.question),
       failure,
       caveats: caveatsFor({
         responseTimeoutPartial: template.response_timeout_partial,
@@ -97,7 +98,8 @@ export function finalizeResult(ctx: VerificationContext, timestamp: string): Ver
         parseDecisionMalformed: false,
         retryCounts,
       }),
-      warnings: ctx.warnings,
+      warnings: [...ctx.warnings],
+      partial_content: null,
       retry_counts: retryCounts,
       question_text: task.question.text,
       raw_answer: task.question.rawAnswer,
@@ -123,6 +125,10 @@ export function finalizeResult(ctx: VerificationContext, timestamp: string): Ver
       few_shot_enabled: task.fewShotEnabled,
       few_shot_example_count: task.fewShotExamples.length,
       evaluation_mode: config.evaluation_mode,
+      scenario_id: null,
+      scenario_node: null,
+      scenario_turn: null,
+      scenario_path: null,
     },
     template,
     rubric,
@@ -142,7 +148,20 @@ export function finalizeResult(ctx: VerificationContext, timestamp: string): Ver
     evaluation_input: draft.evaluationInput,
     used_full_trace: draft.usedFullTrace ?? true,
     trace_extraction_error: draft.traceExtractionError,
-  });
+  };
+  return result;
+}
+
+const templateIds = new WeakMap<PipelineQuestion, string>();
+
+/** The question's `template_id`, computed once per question (an MD5 of the normalised code). */
+function templateIdOf(question: PipelineQuestion): string {
+  let id = templateIds.get(question);
+  if (id === undefined) {
+    id = templateId(question.template?.code);
+    templateIds.set(question, id);
+  }
+  return id;
 }
 
 function nonEmpty<T extends object>(value: T): T | null {

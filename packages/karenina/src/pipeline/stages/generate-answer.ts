@@ -6,6 +6,7 @@ import { modelIdentity } from "../config/index.js";
 import type { VerificationContext } from "../context.js";
 import { answeringMessages, promptForTask } from "../prompts/index.js";
 import type { Stage } from "../stage.js";
+import { manualAnswer } from "./manual-answer.js";
 import { replayedAnswer } from "./replayed-answer.js";
 
 const AI_HEADER = "--- AI Message ---\n";
@@ -77,7 +78,7 @@ async function generateLive(ctx: VerificationContext): Promise<SharedAnswer | nu
 
 /**
  * Stage 2 (spec 04 §5.2): the answer, from the first source that has one — the replay store, the task's
- * supplied answer (TaskEval), an answer another task of the same question, answering model and replicate
+ * supplied answer (TaskEval), a `manual` model's registered trace, an answer another task of the same question, answering model and replicate
  * generated (one answer shared by every judge), or a live call.
  */
 export const generateAnswerStage: Stage = {
@@ -103,9 +104,8 @@ export const generateAnswerStage: Stage = {
       return;
     }
     if (ctx.task.answering.interface === "manual") {
-      ctx.markError(
-        `No manual trace for question ${ctx.task.question.id}: register one (manual traces are keyed by the MD5 of the question text)`,
-      );
+      const manual = manualAnswer(ctx);
+      if (manual !== null) applyAnswer(ctx, manual, false);
       return;
     }
     const { answer, generated } = await ctx.services.answers.getOrGenerate(ctx.task.answerKey, () =>

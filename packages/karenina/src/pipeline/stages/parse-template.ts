@@ -13,7 +13,7 @@ import {
 import { classifyError, describeException } from "../classify-error.js";
 import type { VerificationContext } from "../context.js";
 import { templateDeepJudgment } from "../deep-judgment-template/index.js";
-import { parsingPrompt, promptMessages } from "../prompts/index.js";
+import { type JudgePrompt, parsingPrompt, promptMessages } from "../prompts/index.js";
 import type { Stage } from "../stage.js";
 import { answerIsScorable } from "./verify-template.js";
 
@@ -134,6 +134,20 @@ async function standardParse(
     interface: model.interface,
     promptConfig: config.prompt_config,
   });
+  return parseTemplateAnswer(ctx, template, prompt);
+}
+
+/**
+ * The parsing model's parser-port call with the template's structured schema, usage under `parsing`: the
+ * standard parse, and the final "parameters" call of template deep judgment (spec 04 §9.1).
+ * @throws {ParseError} when no valid object came back; the call's error after retries otherwise.
+ */
+export async function parseTemplateAnswer(
+  ctx: VerificationContext,
+  template: AnswerTemplate,
+  prompt: JudgePrompt,
+): Promise<Record<string, unknown>> {
+  const model = ctx.task.parsing;
   const supportsSystem = ctx.services.ports.parser(model).capabilities.supportsSystemPrompt;
   const result = await ctx.calls.parse({
     stage: "parsing",

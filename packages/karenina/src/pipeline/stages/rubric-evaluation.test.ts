@@ -2,7 +2,7 @@
  * The rubric stage over real HTTP: a scripted OpenAI-compatible server on 127.0.0.1 plays the judge. Every
  * judge reply below is hand-written test data.
  */
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { parseDynamicRubric, parseRubric } from "../../model/index.js";
 import { encodeJavaScriptCallable } from "../../rubrics/index.js";
 import {
@@ -11,31 +11,16 @@ import {
   type ScriptRule,
   startOpenAiServer,
 } from "../../test-support/openai-server/index.js";
-import { parseVerificationConfig } from "../config/index.js";
-import { VerificationContext } from "../context.js";
-import { planTasks } from "../planning.js";
-import { createRunServices } from "../services.js";
-import type { PipelineQuestion } from "../task.js";
+import { pipelineContext } from "../../test-support/pipeline-context.js";
+import { serverPerTest } from "../../test-support/server-per-test.js";
+import type { VerificationContext } from "../context.js";
 import { deepJudgmentRubricAutoFailStage } from "./deep-judgment-rubric-auto-fail.js";
 import { rubricEvaluationStage } from "./rubric-evaluation.js";
 
 const ANSWER =
   "--- AI Message ---\nBCL2 is the target of venetoclax. It blocks the anti-apoptotic protein so that cancer cells die.";
 
-/** No waiting between attempts; one retry of a server error. */
-const FAST_RETRIES = {
-  connection: { max_attempts: 0 },
-  timeout: { max_attempts: 0 },
-  rate_limit: { max_attempts: 0 },
-  server_error: { max_attempts: 1, backoff_min: 0, backoff_max: 0 },
-};
-
-let server: OpenAiTestServer | null = null;
-
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
+const server = serverPerTest(startOpenAiServer);
 
 interface Setup {
   rules: ScriptRule[];
@@ -49,41 +34,25 @@ interface Setup {
   signal?: AbortSignal;
 }
 
-/** A context for one task whose answer is `response`, judged by the scripted server. */
+/** A rubric-only context for one task whose answer is `response`, judged by the scripted server. */
 async function setup(options: Setup): Promise<{ ctx: VerificationContext; server: OpenAiTestServer }> {
-  server = await startOpenAiServer(options.rules);
-  const model = (id: string) => ({
-    id,
-    model_name: `${id}-model`,
-    interface: "openai_endpoint",
-    endpoint_base_url: (server as OpenAiTestServer).baseURL,
-    endpoint_api_key: "test-key",
+  server.script(...options.rules);
+  const ctx = pipelineContext({
+    baseURL: server.baseURL,
+    config: { evaluation_mode: "rubric_only", ...options.config },
+    question: {
+      id: "q-bcl2",
+      text: "What is the molecular target of venetoclax?",
+      rawAnswer: options.rawAnswer ?? null,
+      template: null,
+      rubric: options.rubric === undefined || options.rubric === null ? null : parseRubric(options.rubric),
+      dynamicRubric:
+        options.dynamicRubric === undefined || options.dynamicRubric === null
+          ? null
+          : parseDynamicRubric(options.dynamicRubric),
+    },
+    services: options.signal === undefined ? {} : { signal: options.signal },
   });
-  const config = parseVerificationConfig({
-    answering_models: [model("answerer")],
-    parsing_models: [model("judge")],
-    evaluation_mode: "rubric_only",
-    retry_policy: FAST_RETRIES,
-    ...options.config,
-  });
-  const question: PipelineQuestion = {
-    id: "q-bcl2",
-    text: "What is the molecular target of venetoclax?",
-    rawAnswer: options.rawAnswer ?? null,
-    template: null,
-    keywords: null,
-    fewShotExamples: [],
-    rubric: options.rubric === undefined || options.rubric === null ? null : parseRubric(options.rubric),
-    dynamicRubric:
-      options.dynamicRubric === undefined || options.dynamicRubric === null
-        ? null
-        : parseDynamicRubric(options.dynamicRubric),
-    workspacePath: null,
-  };
-  const [task] = planTasks([question], config);
-  if (task === undefined) throw new Error("no task planned");
-  const services = createRunServices(config, options.signal === undefined ? {} : { signal: options.signal });
-  const ctx = new VerificationContext(task, config, services);
   ctx.artifacts.rawLlmResponse = options.response ?? ANSWER;
   ctx.artifacts.traceMessages = null;
   return { ctx, server };
@@ -355,7 +324,6 @@ describe("when the stage runs and what the input is", () => {
     const full = await setup({ rubric: { llm_traits: [mentionsBcl2] }, rules: [] });
     full.ctx.artifacts.traceValidationFailed = true;
     expect(rubricEvaluationStage.shouldRun?.(full.ctx)).toBe(true);
-    await full.server.close();
 
     const dynamic = await setup({
       dynamicRubric: { llm_traits: [{ ...mentionsBcl2, summary: "BCL2" }] },

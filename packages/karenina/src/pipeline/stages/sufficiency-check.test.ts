@@ -1,82 +1,15 @@
 /** SufficiencyCheck over real HTTP against the scripted OpenAI-compatible server (hand-written replies). */
-import { afterEach, beforeEach, expect, test } from "vitest";
-import { loadTemplateInput, templateCode } from "../../templates/index.js";
-import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
-import { parseVerificationConfig } from "../config/index.js";
-import { VerificationContext } from "../context.js";
-import { runStages } from "../orchestrator.js";
-import { planTasks } from "../planning.js";
-import { createRunServices } from "../services.js";
-import { stagesFor } from "../stage-list.js";
-import type { PipelineQuestion } from "../task.js";
+import { expect, test } from "vitest";
+import { loadTemplateInput } from "../../templates/index.js";
+import { startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { DRUG_GROUND_TRUTH, DRUG_TEMPLATE, scriptedPipeline } from "../../test-support/pipeline-context.js";
+import { serverPerTest } from "../../test-support/server-per-test.js";
 import { sufficiencyCheckStage } from "./sufficiency-check.js";
 
-const GROUND_TRUTH = "venetoclax";
-const TEMPLATE = `from karenina.schemas.entities import BaseAnswer, VerifiedField, ExactMatch
-
-
-class Answer(BaseAnswer):
-    drug: str = VerifiedField(description="The drug the response recommends", ground_truth="${GROUND_TRUTH}", verify_with=ExactMatch(normalize=["lowercase", "strip"]))
-`;
 const VAGUE = "Several targeted therapies exist for this disease; treatment choice depends on the patient.";
-const FAST_RETRIES = {
-  connection: { max_attempts: 1, backoff_min: 0, backoff_max: 0 },
-  server_error: { max_attempts: 1, backoff_min: 0, backoff_max: 0 },
-  timeout: { max_attempts: 0 },
-  rate_limit: { max_attempts: 0 },
-};
 
-let server: OpenAiTestServer;
-beforeEach(async () => {
-  server = await startOpenAiServer();
-});
-afterEach(async () => {
-  await server.close();
-});
-
-const model = (name: string) => ({
-  id: name,
-  model_name: name,
-  interface: "openai_endpoint",
-  endpoint_base_url: server.baseURL,
-  endpoint_api_key: "test-key",
-});
-
-const question: PipelineQuestion = {
-  id: "q-cll",
-  text: "Which BCL-2 inhibitor is approved for chronic lymphocytic leukaemia?",
-  rawAnswer: GROUND_TRUTH,
-  template: templateCode(TEMPLATE),
-  keywords: null,
-  fewShotExamples: [],
-  rubric: null,
-  dynamicRubric: null,
-  workspacePath: null,
-};
-
-function contextFor(overrides: Record<string, unknown> = {}) {
-  const config = parseVerificationConfig({
-    answering_models: [model("answerer")],
-    parsing_models: [model("judge")],
-    sufficiency_enabled: true,
-    retry_policy: FAST_RETRIES,
-    ...overrides,
-  });
-  const [task] = planTasks([question], config);
-  if (task === undefined) throw new Error("no task planned");
-  return new VerificationContext(task, config, createRunServices(config));
-}
-
-async function verify(answer: string, overrides: Record<string, unknown> = {}) {
-  server.script({ match: { model: "answerer" }, reply: { text: answer } });
-  const ctx = contextFor(overrides);
-  try {
-    const result = await runStages(ctx, stagesFor(ctx.config, ctx.task));
-    return { ctx, result };
-  } finally {
-    await ctx.services.ports.close();
-  }
-}
+const server = serverPerTest(startOpenAiServer);
+const { contextFor, verify } = scriptedPipeline(server, { config: { sufficiency_enabled: true } });
 
 const judgeRequests = (includes: string) =>
   server.requests.filter(
@@ -112,7 +45,7 @@ test("an insufficient answer fails the verdict, skips parsing and is classified 
   expect(sent).toContain("The drug the response recommends");
   expect(result.template?.usage_metadata).toHaveProperty("sufficiency_check");
   for (const request of server.requests)
-    expect(JSON.stringify(request.body).toLowerCase()).not.toContain(GROUND_TRUTH);
+    expect(JSON.stringify(request.body).toLowerCase()).not.toContain(DRUG_GROUND_TRUTH);
 });
 
 test("a sufficient answer goes on to parsing and is not labelled a failure", async () => {
@@ -179,7 +112,7 @@ test("the check needs the template and skips failed trace validation, recursion 
   const ctx = contextFor();
   ctx.artifacts.rawLlmResponse = `--- AI Message ---\n${VAGUE}`;
   expect(sufficiencyCheckStage.shouldRun?.(ctx)).toBe(false);
-  ctx.artifacts.template = await loadTemplateInput(TEMPLATE);
+  ctx.artifacts.template = await loadTemplateInput(DRUG_TEMPLATE);
   expect(sufficiencyCheckStage.shouldRun?.(ctx)).toBe(true);
   for (const flag of ["traceValidationFailed", "recursionLimitReached", "responseTimeoutPartial"] as const) {
     ctx.artifacts[flag] = true;

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { PyFloat } from "../../python-repr/index.js";
 import {
   compositionLabel,
   evaluateStrategy,
@@ -10,7 +11,6 @@ import {
 } from "./composition.js";
 import { compileConditional, resolveSource } from "./conditional.js";
 import { VerificationError } from "./errors.js";
-import { PyFloat } from "./python-values.js";
 
 const check = (field: string): StrategyNode => ({ type: "field_check", field });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { stringRepr } from "../../python-repr/index.js";
 import { VerificationError } from "./errors.js";
-import { stringRepr } from "./python-values.js";
 import type { VerifyStrategySpec } from "./template-spec.js";
 
 /** A composition node as the original's template domain has it (spec 02 §7.1). */

@@ -1,4 +1,5 @@
 import { KareninaError } from "../../errors/index.js";
+import { PyFloat } from "../../python-repr/index.js";
 import type {
   AnswerTemplate,
   JsonSchema,
@@ -19,7 +20,7 @@ import { type ConditionalResolver, compileConditional, isConditional } from "./c
 import { TemplateSpecError, VerificationError } from "./errors.js";
 import type { Primitive } from "./primitives/primitive.js";
 import { primitiveFromJson } from "./primitives/registry.js";
-import { PyFloat, plainJson, pyTruthy } from "./python-values.js";
+import { plainJson, pyTruthy } from "./python-values.js";
 import type { TemplateFieldSpec, TemplateSpec } from "./template-spec.js";
 import { validateSpec } from "./validate-spec.js";
 

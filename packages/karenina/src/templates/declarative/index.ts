@@ -1,3 +1,4 @@
+export { floatRepr, PyFloat, pyRepr, stringRepr } from "../../python-repr/index.js";
 export {
   compositionLabel,
   evaluateStrategy,
@@ -54,22 +55,18 @@ export {
 } from "./primitives/registry.js";
 export { isDeclarativePython, type PythonSpec, pythonToSpec } from "./python-to-spec.js";
 export {
-  floatRepr,
   PYTHON_PUNCTUATION,
   PYTHON_WHITESPACE,
-  PyFloat,
   parsePyFloat,
   plainJson,
   pyCollapseWhitespace,
   pyEquals,
   pyFloat,
-  pyRepr,
   pySplit,
   pyStr,
   pyStrip,
   pyTruthy,
   removePunctuation,
-  stringRepr,
 } from "./python-values.js";
 export { specToPython } from "./spec-to-python.js";
 export {

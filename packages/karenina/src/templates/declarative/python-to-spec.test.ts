@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { PyFloat } from "../../python-repr/index.js";
 import { NotDeclarativeError } from "./errors.js";
 import { isDeclarativePython, pythonToSpec } from "./python-to-spec.js";
-import { PyFloat } from "./python-values.js";
 
 /** What the template generator writes (spec 02 §9.6). */
 const GENERATED = `from typing import Literal

@@ -1,9 +1,10 @@
+import { PyFloat } from "../../python-repr/index.js";
 import { type StrategyNode, StrategyNodeSchema, strategyToSpec } from "./composition.js";
 import { NotDeclarativeError } from "./errors.js";
 import type { FieldType } from "./primitives/primitive.js";
 import { createPrimitive, primitiveDefinition } from "./primitives/registry.js";
 import { type Expr, type FieldDeclaration, parseTemplateModule } from "./python-source/parse-module.js";
-import { PyFloat, pyStr, pyStrip } from "./python-values.js";
+import { pyStr, pyStrip } from "./python-values.js";
 import type { TemplateFieldSpec, TemplateSpec } from "./template-spec.js";
 
 /** What {@link pythonToSpec} read. */

@@ -1,23 +1,20 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
+import { floatRepr, PyFloat, pyRepr, stringRepr } from "../../python-repr/index.js";
 import { VerificationError } from "./errors.js";
 import {
-  floatRepr,
   PYTHON_PUNCTUATION,
   PYTHON_WHITESPACE,
-  PyFloat,
   parsePyFloat,
   pyEquals,
   pyFloat,
   pyHashKey,
   pyIterate,
-  pyRepr,
   pySplit,
   pyStr,
   pyStrip,
   pyTruthy,
   removePunctuation,
-  stringRepr,
 } from "./python-values.js";
 
 const fixture = JSON.parse(

@@ -1,7 +1,8 @@
+import { floatRepr, pyRepr, stringRepr } from "../../python-repr/index.js";
 import { type StrategyNode, strategyFromSpec } from "./composition.js";
 import { TemplateSpecError } from "./errors.js";
 import { primitiveFloatParameters } from "./primitives/registry.js";
-import { floatRepr, pyRepr, pyStr, stringRepr } from "./python-values.js";
+import { pyStr } from "./python-values.js";
 import type { TemplateFieldSpec, TemplateSpec } from "./template-spec.js";
 import { validateSpec } from "./validate-spec.js";
 

@@ -1,7 +1,8 @@
+import { pyRepr } from "../../python-repr/index.js";
 import { strategySpecProblems } from "./composition.js";
 import { FIELD_TYPES } from "./primitives/primitive.js";
 import { createPrimitive, PRIMITIVE_NAMES, primitiveDefinition } from "./primitives/registry.js";
-import { pyRepr, pyStr } from "./python-values.js";
+import { pyStr } from "./python-values.js";
 import type { TemplateFieldSpec, TemplateSpec } from "./template-spec.js";
 
 const SORTED_TYPES = pyRepr([...FIELD_TYPES].sort());

@@ -5,17 +5,24 @@
  * Every scripted reply is hand-written test data: nothing here was produced by a real model. Responses carry
  * `system_fingerprint: "hand-written-test-data"` so a stray recording is recognisable.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import {
+  type HttpReply,
+  type ScriptMatch as ModelMatch,
+  matchHolds,
+  type RecordedRequest,
+  retryAfterHeader,
+  type ScriptedHttpServer,
+  type ScriptedReplyOf,
+  type ScriptRuleOf,
+  startScriptedHttp,
+} from "../scripted-http.js";
 
-/** Which requests a rule answers. Every given criterion must hold; a rule without criteria matches any request. */
-export interface ScriptMatch {
+export type { RecordedRequest };
+
+/** Which requests a rule answers: by model and last user message, on the chat endpoint unless it says otherwise. */
+export interface ScriptMatch extends ModelMatch {
   /** The endpoint; default `"chat"`. */
   endpoint?: "chat" | "embeddings";
-  /** Exact `model` of the request. */
-  model?: string;
-  /** A substring of the last user message (chat) or of any input string (embeddings). */
-  lastUserIncludes?: string;
 }
 
 /** Token counts reported in the reply's `usage`. */
@@ -24,43 +31,16 @@ export interface ScriptedUsage {
   completion_tokens: number;
 }
 
-/** What the server sends back. Exactly one of `text`, `json`, `status`, `embeddings`. */
-export type ScriptedReply = (
-  | { text: string; usage?: ScriptedUsage }
-  | { json: unknown; usage?: ScriptedUsage }
-  | { status: number; message?: string; retryAfter?: number }
-  | { embeddings: number[][] }
-) & {
-  /** Wait this long before answering (the request may be aborted meanwhile). */
-  delayMs?: number;
-};
+/** What the server sends back: `text`, `json`, an error `status`, or `embeddings` (vectors). */
+export type ScriptedReply = ScriptedReplyOf<ScriptedUsage, { embeddings: number[][] }>;
 
-/** One rule of a script: a matcher and a reply. A rule is used once unless `repeat` is set. */
-export interface ScriptRule {
-  match?: ScriptMatch;
-  reply: ScriptedReply;
-  repeat?: boolean;
-}
+/** One rule of the script. */
+export type ScriptRule = ScriptRuleOf<ScriptMatch, ScriptedReply>;
 
-/** A request as the server saw it. */
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: Record<string, unknown>;
-}
-
-/** A running scripted server. */
-export interface OpenAiTestServer {
-  /** `http://127.0.0.1:<port>` (no `/v1`). */
-  readonly url: string;
+/** A running scripted server; `url` is `http://127.0.0.1:<port>` (no `/v1`). */
+export interface OpenAiTestServer extends ScriptedHttpServer<ScriptRule> {
   /** `http://127.0.0.1:<port>/v1`, the base URL an OpenAI client wants. */
   readonly baseURL: string;
-  /** Every request received, in arrival order. */
-  readonly requests: RecordedRequest[];
-  /** Appends rules to the script. */
-  script(...rules: ScriptRule[]): void;
-  close(): Promise<void>;
 }
 
 const DEFAULT_USAGE: ScriptedUsage = { prompt_tokens: 11, completion_tokens: 7 };
@@ -95,12 +75,9 @@ function matches(
   body: Record<string, unknown>,
 ) {
   if ((match?.endpoint ?? "chat") !== endpoint) return false;
-  if (match?.model !== undefined && body.model !== match.model) return false;
-  if (match?.lastUserIncludes !== undefined) {
-    const haystack = endpoint === "chat" ? [lastUserText(body)] : embeddingInputs(body);
-    if (!haystack.some((text) => text.includes(match.lastUserIncludes as string))) return false;
-  }
-  return true;
+  return matchHolds(match, body.model, () =>
+    endpoint === "chat" ? [lastUserText(body)] : embeddingInputs(body),
+  );
 }
 
 /** A deterministic 8-dimension vector for a text, used when no embeddings rule matches. */
@@ -109,12 +86,6 @@ function defaultEmbedding(text: string): number[] {
   for (let i = 0; i < text.length; i++) vector[i % 8] = (vector[i % 8] ?? 0) + text.charCodeAt(i);
   const norm = Math.hypot(...vector) || 1;
   return vector.map((x) => x / norm);
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  if (res.destroyed) return;
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
 }
 
 function chatCompletion(body: Record<string, unknown>, content: string, usage: ScriptedUsage) {
@@ -129,12 +100,18 @@ function chatCompletion(body: Record<string, unknown>, content: string, usage: S
   };
 }
 
-function replyBody(reply: ScriptedReply, endpoint: "chat" | "embeddings", body: Record<string, unknown>) {
+function replyBody(
+  reply: ScriptedReply,
+  endpoint: "chat" | "embeddings",
+  body: Record<string, unknown>,
+): HttpReply {
   if ("status" in reply) {
-    const headers: Record<string, string> =
-      reply.retryAfter === undefined ? {} : { "retry-after": String(reply.retryAfter) };
     const message = reply.message ?? `scripted error ${reply.status}`;
-    return { status: reply.status, headers, payload: { error: { message, type: "scripted_error" } } };
+    return {
+      status: reply.status,
+      headers: retryAfterHeader(reply),
+      payload: { error: { message, type: "scripted_error" } },
+    };
   }
   if ("embeddings" in reply || endpoint === "embeddings") {
     const vectors = "embeddings" in reply ? reply.embeddings : embeddingInputs(body).map(defaultEmbedding);
@@ -153,65 +130,29 @@ function replyBody(reply: ScriptedReply, endpoint: "chat" | "embeddings", body: 
   return { status: 200, headers: {}, payload: chatCompletion(body, content, reply.usage ?? DEFAULT_USAGE) };
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (text === "") return {};
-  const parsed: unknown = JSON.parse(text);
-  return parsed !== null && typeof parsed === "object" ? (parsed as Record<string, unknown>) : {};
-}
-
 /**
  * Starts a scripted OpenAI-compatible server. Rules are tried in order; the first unused (or `repeat`) rule
  * whose matcher holds answers. A chat request no rule answers gets a 500 naming the request, so a test fails
  * loudly; an embeddings request no rule answers gets deterministic vectors.
  */
 export async function startOpenAiServer(rules: ScriptRule[] = []): Promise<OpenAiTestServer> {
-  const script: { rule: ScriptRule; used: boolean }[] = rules.map((rule) => ({ rule, used: false }));
-  const requests: RecordedRequest[] = [];
-
-  const server = createServer(async (req, res) => {
-    const path = (req.url ?? "").split("?")[0] ?? "";
-    const body: Record<string, unknown> = await readJson(req).catch(() => ({}));
-    requests.push({ method: req.method ?? "", path, headers: req.headers, body });
+  const server = await startScriptedHttp<ScriptRule>(({ path, body }, take) => {
     const endpoint = path.endsWith("/chat/completions")
       ? "chat"
       : path.endsWith("/embeddings")
         ? "embeddings"
         : undefined;
-    if (endpoint === undefined) return send(res, 404, { error: { message: `no route ${path}` } });
-
-    const entry = script.find((e) => (!e.used || e.rule.repeat) && matches(e.rule.match, endpoint, body));
-    if (entry === undefined && endpoint === "chat") {
+    if (endpoint === undefined) return undefined;
+    const rule = take((candidate) => matches(candidate.match, endpoint, body));
+    if (rule === undefined && endpoint === "chat") {
       const message = `no scripted response for model ${String(body.model)}: ${lastUserText(body).slice(0, 80)}`;
-      return send(res, 500, { error: { message } });
+      return { status: 500, payload: { error: { message } } };
     }
-    if (entry) entry.used = true;
-    const reply: ScriptedReply = entry?.rule.reply ?? {
-      embeddings: embeddingInputs(body).map(defaultEmbedding),
-    };
-    const { status, headers, payload } = replyBody(reply, endpoint, body);
-    if (reply.delayMs) {
-      const timer = setTimeout(() => send(res, status, payload, headers), reply.delayMs);
-      res.on("close", () => clearTimeout(timer));
-      return;
-    }
-    send(res, status, payload, headers);
-  });
-
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
-  return {
-    url,
-    baseURL: `${url}/v1`,
-    requests,
-    script: (...more) => script.push(...more.map((rule) => ({ rule, used: false }))),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
+    return replyBody(
+      rule?.reply ?? { embeddings: embeddingInputs(body).map(defaultEmbedding) },
+      endpoint,
+      body,
+    );
+  }, rules);
+  return Object.assign(server, { baseURL: `${server.url}/v1` });
 }

@@ -4,21 +4,10 @@
  * Every scripted reply is hand-written test data: nothing here was produced by a real model. Message ids
  * start with `msg_hand_written_test_data_` so a stray recording is recognisable.
  */
-import {
-  type HttpReply,
-  retryAfterHeader,
-  type ScriptedReply,
-  type ScriptedServer,
-  type ScriptRule,
-  startScriptedServer,
-  type WireFormat,
-} from "./scripted-http.js";
+import { type ScriptedServer, type ScriptRule, startScriptedServer, type WireFormat } from "./wire-format.js";
 
-/** A running fake Anthropic server; point the SDK at `baseURL`. */
-export interface AnthropicTestServer extends ScriptedServer {
-  /** `http://127.0.0.1:<port>/v1`, the base URL the AI SDK's Anthropic provider wants. */
-  readonly baseURL: string;
-}
+/** A running fake Anthropic server; point the AI SDK's provider at its `baseURL` (`http://127.0.0.1:<port>/v1`). */
+export type AnthropicTestServer = ScriptedServer;
 
 const DEFAULT_TOKENS = { input: 13, output: 5 };
 
@@ -52,19 +41,19 @@ function wantsJsonTool(body: Record<string, unknown>): boolean {
 }
 
 const anthropicWire: WireFormat = {
+  basePath: "/v1",
   route: (path, body) =>
     path === "/v1/messages" ? { model: typeof body.model === "string" ? body.model : "" } : undefined,
   lastUserText(body) {
     const messages = Array.isArray(body.messages) ? (body.messages as AnthropicMessage[]) : [];
     return textOf(messages.filter((m) => m.role === "user").at(-1)?.content);
   },
-  reply(reply: ScriptedReply, model, body): HttpReply {
+  reply(reply, model, body) {
     if ("status" in reply) {
       const type = ERROR_TYPES[reply.status] ?? "api_error";
       const message = reply.message ?? `scripted error ${reply.status}`;
       return {
         status: reply.status,
-        headers: retryAfterHeader(reply),
         payload: { type: "error", error: { type, message } },
       };
     }
@@ -104,7 +93,6 @@ const anthropicWire: WireFormat = {
  * that tool (the SDK's structured-output fallback), else as text. Errors use the API's error body
  * (`{type: "error", error: {type, message}}`); a request no rule answers gets a 500 naming it.
  */
-export async function startAnthropicServer(rules: ScriptRule[] = []): Promise<AnthropicTestServer> {
-  const server = await startScriptedServer(anthropicWire, rules);
-  return Object.assign(server, { baseURL: `${server.url}/v1` });
+export function startAnthropicServer(rules: ScriptRule[] = []): Promise<AnthropicTestServer> {
+  return startScriptedServer(anthropicWire, rules);
 }

@@ -5,21 +5,10 @@
  * Every scripted reply is hand-written test data: nothing here was produced by a real model. Replies carry
  * `modelVersion: "hand-written-test-data"` so a stray recording is recognisable.
  */
-import {
-  type HttpReply,
-  retryAfterHeader,
-  type ScriptedReply,
-  type ScriptedServer,
-  type ScriptRule,
-  startScriptedServer,
-  type WireFormat,
-} from "./scripted-http.js";
+import { type ScriptedServer, type ScriptRule, startScriptedServer, type WireFormat } from "./wire-format.js";
 
-/** A running fake Gemini server; point the SDK at `baseURL`. */
-export interface GoogleTestServer extends ScriptedServer {
-  /** `http://127.0.0.1:<port>/v1beta`, the base URL the AI SDK's Google provider wants. */
-  readonly baseURL: string;
-}
+/** A running fake Gemini server; point the AI SDK's provider at its `baseURL` (`http://127.0.0.1:<port>/v1beta`). */
+export type GoogleTestServer = ScriptedServer;
 
 const DEFAULT_TOKENS = { input: 17, output: 4 };
 
@@ -41,6 +30,7 @@ interface GoogleContent {
 }
 
 const googleWire: WireFormat = {
+  basePath: "/v1beta",
   route(path) {
     const model = ROUTE.exec(path)?.[1];
     return model === undefined ? undefined : { model: decodeURIComponent(model) };
@@ -50,13 +40,12 @@ const googleWire: WireFormat = {
     const last = contents.filter((c) => c.role === "user").at(-1);
     return (last?.parts ?? []).map((part) => (typeof part.text === "string" ? part.text : "")).join("");
   },
-  reply(reply: ScriptedReply): HttpReply {
+  reply(reply) {
     if ("status" in reply) {
       const message = reply.message ?? `scripted error ${reply.status}`;
       const status = STATUS_NAMES[reply.status] ?? "UNKNOWN";
       return {
         status: reply.status,
-        headers: retryAfterHeader(reply),
         payload: { error: { code: reply.status, message, status } },
       };
     }
@@ -93,7 +82,6 @@ const googleWire: WireFormat = {
  * `responseMimeType: application/json`); errors use the API's body (`{error: {code, message, status}}`);
  * a request no rule answers gets a 500 naming it.
  */
-export async function startGoogleServer(rules: ScriptRule[] = []): Promise<GoogleTestServer> {
-  const server = await startScriptedServer(googleWire, rules);
-  return Object.assign(server, { baseURL: `${server.url}/v1beta` });
+export function startGoogleServer(rules: ScriptRule[] = []): Promise<GoogleTestServer> {
+  return startScriptedServer(googleWire, rules);
 }

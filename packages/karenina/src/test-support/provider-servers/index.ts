@@ -7,4 +7,4 @@ export type {
   ScriptedTokens,
   ScriptMatch,
   ScriptRule,
-} from "./scripted-http.js";
+} from "./wire-format.js";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
+import { PyFloat } from "../../../python-repr/index.js";
 import { PrimitiveError, VerificationError } from "../errors.js";
-import { PyFloat } from "../python-values.js";
 import type { TracePrimitive, ValuePrimitive } from "./primitive.js";
 import { createPrimitive, PRIMITIVE_NAMES, primitiveFromJson } from "./registry.js";
 

@@ -5,8 +5,9 @@
  * Expressions are Python literals, calls with keyword arguments, subscripts, attribute access and `|`.
  * Anything else is refused with a {@link NotDeclarativeError}.
  */
+
+import type { PyFloat } from "../../../python-repr/index.js";
 import { NotDeclarativeError } from "../errors.js";
-import type { PyFloat } from "../python-values.js";
 import { type Token, type TokenKind, tokenize } from "./tokenize.js";
 
 /** A parsed expression. Tuples are lists with `tuple: true`. */

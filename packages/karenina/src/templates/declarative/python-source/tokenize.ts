@@ -4,8 +4,9 @@
  * NEWLINE/INDENT/DEDENT structure with Python's implicit line joining inside brackets, backslash
  * continuations and comments.
  */
+
+import { PyFloat } from "../../../python-repr/index.js";
 import { NotDeclarativeError } from "../errors.js";
-import { PyFloat } from "../python-values.js";
 
 export type TokenKind = "name" | "number" | "string" | "op" | "newline" | "indent" | "dedent" | "end";
 

@@ -1,0 +1,66 @@
+/**
+ * The script of the fake provider servers (Anthropic, Gemini): rules matched by model and last user message,
+ * and the wire format each API contributes (routing, request reading, reply building) on top of the shared
+ * scripted-HTTP machinery.
+ */
+import {
+  type HttpReply,
+  matchHolds,
+  type RecordedRequest,
+  retryAfterHeader,
+  type ScriptedHttpServer,
+  type ScriptedReplyOf,
+  type ScriptMatch,
+  type ScriptRuleOf,
+  startScriptedHttp,
+} from "../scripted-http.js";
+
+export type { HttpReply, RecordedRequest, ScriptMatch };
+
+/** Token counts reported in the reply. */
+export interface ScriptedTokens {
+  input: number;
+  output: number;
+}
+
+/** What a fake provider server sends back. */
+export type ScriptedReply = ScriptedReplyOf<ScriptedTokens>;
+
+/** One rule of a fake provider server's script. */
+export type ScriptRule = ScriptRuleOf<ScriptMatch, ScriptedReply>;
+
+/** A running fake server. */
+export interface ScriptedServer extends ScriptedHttpServer<ScriptRule> {
+  /** `url` and the API's base path (e.g. `http://127.0.0.1:<port>/v1`): the base URL its AI SDK provider wants. */
+  readonly baseURL: string;
+}
+
+/** What a provider's wire format contributes: routing, request reading and reply building. */
+export interface WireFormat {
+  /** The path prefix of the API's endpoints, e.g. `/v1`. */
+  basePath: string;
+  /** The model a request asks for, or undefined when the path is not an endpoint of this API. */
+  route(path: string, body: Record<string, unknown>): { model: string } | undefined;
+  lastUserText(body: Record<string, unknown>): string;
+  /** The HTTP reply for a scripted reply; an error reply gets its `retry-after` header from the machinery. */
+  reply(reply: ScriptedReply, model: string, body: Record<string, unknown>): HttpReply;
+  /** The reply for a request that no rule answers. */
+  unscripted(model: string, lastUser: string): HttpReply;
+}
+
+/** Starts a fake server speaking `wire`. Rules are tried in order; the first unused (or `repeat`) match answers. */
+export async function startScriptedServer(
+  wire: WireFormat,
+  rules: ScriptRule[] = [],
+): Promise<ScriptedServer> {
+  const server = await startScriptedHttp<ScriptRule>(({ method, path, body }, take) => {
+    const route = method === "POST" ? wire.route(path, body) : undefined;
+    if (route === undefined) return undefined;
+    const lastUser = wire.lastUserText(body);
+    const rule = take((candidate) => matchHolds(candidate.match, route.model, () => [lastUser]));
+    if (rule === undefined) return wire.unscripted(route.model, lastUser);
+    const reply = wire.reply(rule.reply, route.model, body);
+    return "status" in rule.reply ? { ...reply, headers: retryAfterHeader(rule.reply) } : reply;
+  }, rules);
+  return Object.assign(server, { baseURL: `${server.url}${wire.basePath}` });
+}

@@ -1,0 +1,154 @@
+/**
+ * The machinery every fake provider server of the tests shares: real HTTP on 127.0.0.1 at a random port, a
+ * script of hand-written rules tried in order (a rule is used once unless it repeats), a reply delayed when
+ * its rule asks, and every request recorded. What a request means and what goes back is the fake API's.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A request as the server saw it. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Record<string, unknown>;
+}
+
+/** One HTTP reply, sent as JSON. */
+export interface HttpReply {
+  status: number;
+  headers?: Record<string, string>;
+  payload: unknown;
+}
+
+/**
+ * Which requests a rule answers, by the model asked for and the last user message. Every given criterion
+ * must hold; a rule without criteria matches any request.
+ */
+export interface ScriptMatch {
+  /** Exact model of the request. */
+  model?: string;
+  /** A substring of the last user message (of any input text, for an embeddings request). */
+  lastUserIncludes?: string;
+}
+
+/** Whether `match` holds for a request for `model` whose texts to search (last user message, inputs) are `texts`. */
+export function matchHolds(
+  match: ScriptMatch | undefined,
+  model: unknown,
+  texts: () => readonly string[],
+): boolean {
+  if (match?.model !== undefined && model !== match.model) return false;
+  const wanted = match?.lastUserIncludes;
+  return wanted === undefined || texts().some((text) => text.includes(wanted));
+}
+
+/**
+ * What a fake API sends back: exactly one of `text`, `json` (with the API's token counts `Usage`), an error
+ * `status`, or one of the API's own `Extra` replies.
+ */
+export type ScriptedReplyOf<Usage, Extra = never> = (
+  | { text: string; usage?: Usage }
+  | { json: unknown; usage?: Usage }
+  | { status: number; message?: string; retryAfter?: number }
+  | Extra
+) & {
+  /** Wait this long before answering (the request may be aborted meanwhile). */
+  delayMs?: number;
+};
+
+/** One rule of a script: a matcher and a reply. A rule is used once unless `repeat` is set. */
+export interface ScriptRuleOf<Match, Reply> {
+  match?: Match;
+  reply: Reply;
+  repeat?: boolean;
+}
+
+/** What the machinery needs of a rule: whether it stays in use, and how long its reply waits. */
+export type ScriptedRule = ScriptRuleOf<unknown, { delayMs?: number }>;
+
+/** Hands out the first rule still in use that `holds` accepts, and marks it used. */
+export type TakeRule<Rule> = (holds: (rule: Rule) => boolean) => Rule | undefined;
+
+/**
+ * How a fake API answers one request, using `take` to find its rule; undefined when the path is none of
+ * the API's endpoints (a 404 naming the path goes back).
+ */
+export type AnswerRequest<Rule> = (request: RecordedRequest, take: TakeRule<Rule>) => HttpReply | undefined;
+
+/** A running scripted server. */
+export interface ScriptedHttpServer<Rule> {
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** Every request received, in arrival order. */
+  readonly requests: RecordedRequest[];
+  /** Appends rules to the script. */
+  script(...rules: Rule[]): void;
+  close(): Promise<void>;
+}
+
+/** `retry-after` as a header record, when set. */
+export function retryAfterHeader(reply: { retryAfter?: number }): Record<string, string> {
+  return reply.retryAfter === undefined ? {} : { "retry-after": String(reply.retryAfter) };
+}
+
+function send(res: ServerResponse, reply: HttpReply) {
+  if (res.destroyed) return;
+  res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
+  res.end(JSON.stringify(reply.payload));
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text === "") return {};
+  const parsed: unknown = JSON.parse(text);
+  return parsed !== null && typeof parsed === "object" ? (parsed as Record<string, unknown>) : {};
+}
+
+/** Starts a scripted server that answers each request with `answer`. */
+export async function startScriptedHttp<Rule extends ScriptedRule>(
+  answer: AnswerRequest<Rule>,
+  rules: Rule[] = [],
+): Promise<ScriptedHttpServer<Rule>> {
+  const script: { rule: Rule; used: boolean }[] = rules.map((rule) => ({ rule, used: false }));
+  const requests: RecordedRequest[] = [];
+
+  const server = createServer(async (req, res) => {
+    const path = (req.url ?? "").split("?")[0] ?? "";
+    const body: Record<string, unknown> = await readJson(req).catch(() => ({}));
+    const request = { method: req.method ?? "", path, headers: req.headers, body };
+    requests.push(request);
+    let taken: Rule | undefined;
+    const reply = answer(request, (holds) => {
+      const entry = script.find((e) => (!e.used || e.rule.repeat) && holds(e.rule));
+      if (entry === undefined) return undefined;
+      entry.used = true;
+      taken = entry.rule;
+      return entry.rule;
+    });
+    if (reply === undefined)
+      return send(res, { status: 404, payload: { error: { message: `no route ${path}` } } });
+    const delayMs = taken?.reply.delayMs;
+    if (delayMs) {
+      const timer = setTimeout(() => send(res, reply), delayMs);
+      res.on("close", () => clearTimeout(timer));
+      return;
+    }
+    send(res, reply);
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    script: (...more) => script.push(...more.map((rule) => ({ rule, used: false }))),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
