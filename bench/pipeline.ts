@@ -8,15 +8,15 @@
  * N questions, each one answer call and one judge call, against a scripted OpenAI-compatible server (in its own
  * process) that waits L ms before each reply; C tasks and C calls in flight. Results stream to a JSONL run log
  * and are not kept in memory. Run `npm run build` first so the built library is measured. Prints wall time, the ideal time ceil(N / C) × 2 × L, efficiency (ideal / wall),
- * CPU milliseconds per LLM call (this process only: user + system) and peak RSS.
+ * CPU milliseconds per LLM call (this process only: user + system), peak RSS, and the live heap after a full
+ * GC at the end (what the run retains; results stream to disk, so it does not grow with N). `--heap-cap MB`
+ * runs the measured process with `--max-old-space-size=MB`, to show how far V8's heap sizing, not retained
+ * data, sets the peak RSS.
  * Targets: efficiency ≥ 0.9 at N=500, L=200, C=32; ≤ 1 ms CPU per call at L=0; peak RSS ≤ 150 MB at N=500
  * and ≤ 250 MB at N=100,000.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -26,19 +26,12 @@ const { values } = parseArgs({
     n: { type: "string" },
     latency: { type: "string" },
     concurrency: { type: "string" },
-    child: { type: "boolean", default: false },
+    "heap-cap": { type: "string" },
   },
 });
 
-/** The built library when it exists (`npm run build`): RSS and CPU then exclude tsx's on-the-fly transpiling. */
 const BUILT = fileURLToPath(new URL("../packages/karenina/dist/index.js", import.meta.url));
-
-const TEMPLATE = `from karenina.schemas.entities import BaseAnswer, VerifiedField, ExactMatch
-
-
-class Answer(BaseAnswer):
-    drug: str = VerifiedField(description='The drug the response names', ground_truth='venetoclax', verify_with=ExactMatch(normalize=["lowercase", "strip"]))
-`;
+const CHILD = fileURLToPath(new URL("./pipeline-child.mjs", import.meta.url));
 
 interface Figures {
   n: number;
@@ -49,6 +42,7 @@ interface Figures {
   calls: number;
   cpuMsPerCall: number;
   peakRssMb: number;
+  liveHeapMb: number;
   passed: number;
 }
 
@@ -62,62 +56,25 @@ async function startServer(latency: number): Promise<{ url: string; stop: () => 
   return { url, stop: () => child.kill() };
 }
 
-/** One measured run, in this process. */
+/** One measured run in a fresh plain-Node process (its own peak RSS, no tsx loader), against a fresh server. */
 async function measure(n: number, latency: number, concurrency: number): Promise<Figures> {
-  const { parseVerificationConfig, runVerification } = (await import(
-    existsSync(BUILT) ? BUILT : "../packages/karenina/src/index.js"
-  )) as typeof import("../packages/karenina/src/index.js");
   const server = await startServer(latency);
-  const dir = await mkdtemp(join(tmpdir(), "karenina-bench-"));
   try {
-    const model = (id: string) => ({
-      id,
-      model_name: id,
-      interface: "openai_endpoint",
-      endpoint_base_url: server.url,
-      endpoint_api_key: "bench",
+    const heapCap = values["heap-cap"] === undefined ? [] : [`--max-old-space-size=${values["heap-cap"]}`];
+    const child = spawn(
+      process.execPath,
+      ["--expose-gc", ...heapCap, CHILD, `${n}`, `${latency}`, `${concurrency}`, server.url],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once("line", resolve);
+      child.on("exit", (code) => code !== 0 && reject(new Error(`bench child exited with ${code}`)));
     });
-    const config = parseVerificationConfig({
-      answering_models: [model("answerer")],
-      parsing_models: [model("judge")],
-      async_max_workers: concurrency,
-      max_concurrent_requests: concurrency,
-    });
-    const questions = Array.from({ length: n }, (_, i) => ({
-      id: `q${i}`,
-      text: `Which drug inhibits BCL2? (variant ${i})`,
-      rawAnswer: "venetoclax",
-      template: { code: TEMPLATE, language: "Python" as const },
-      keywords: null,
-      fewShotExamples: [],
-      rubric: null,
-      dynamicRubric: null,
-      workspacePath: null,
-    }));
-    // Warm up: template load and client creation are one-off costs, not per-call overhead.
-    await runVerification(questions.slice(0, 2), config, { keepResults: false });
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    const run = await runVerification(questions, config, {
-      output: join(dir, "run.jsonl"),
-      keepResults: false,
-    });
-    const wall = (performance.now() - started) / 1000;
-    const used = process.cpuUsage(cpu);
-    return {
-      n,
-      latency,
-      concurrency,
-      wall,
-      ideal: (Math.ceil(n / concurrency) * 2 * latency) / 1000,
-      calls: run.summary.calls,
-      cpuMsPerCall: (used.user + used.system) / 1000 / run.summary.calls,
-      peakRssMb: process.resourceUsage().maxRSS / 1024,
-      passed: run.summary.passed,
-    };
+    return JSON.parse(line) as Figures;
   } finally {
     server.stop();
-    await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -132,40 +89,22 @@ function print(f: Figures): void {
       `${f.calls} LLM calls`,
       `CPU ${f.cpuMsPerCall.toFixed(3)} ms/call`,
       `peak RSS ${f.peakRssMb.toFixed(0)} MB`,
+      `live heap after the run ${f.liveHeapMb.toFixed(0)} MB`,
       `${f.passed}/${f.n} passed`,
     ].join(" · "),
   );
 }
 
-/** Runs one configuration in a fresh child process, so each peak RSS is its own. */
-function inChild(n: number, latency: number, concurrency: number): Promise<void> {
-  const script = fileURLToPath(import.meta.url);
-  const args = [
-    "--import",
-    "tsx",
-    script,
-    "--child",
-    "--n",
-    `${n}`,
-    "--latency",
-    `${latency}`,
-    "--concurrency",
-    `${concurrency}`,
-  ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: "inherit" });
-    child.on("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`bench child exited with ${code}`)),
-    );
-  });
+if (!existsSync(BUILT)) {
+  console.error("bench:pipeline measures the built library: run `npm run build` first.");
+  process.exit(2);
 }
-
-if (values.child) {
-  print(await measure(Number(values.n), Number(values.latency), Number(values.concurrency)));
-} else if (values.n !== undefined) {
-  await inChild(Number(values.n), Number(values.latency ?? 0), Number(values.concurrency ?? 32));
-} else {
-  await inChild(500, 200, 32);
-  await inChild(2000, 0, 32);
-  await inChild(500, 0, 32);
-}
+const runs: [number, number, number][] =
+  values.n !== undefined
+    ? [[Number(values.n), Number(values.latency ?? 0), Number(values.concurrency ?? 32)]]
+    : [
+        [500, 200, 32],
+        [2000, 0, 32],
+        [500, 0, 32],
+      ];
+for (const [n, latency, concurrency] of runs) print(await measure(n, latency, concurrency));

@@ -41,6 +41,27 @@ async function checkpoint(questions: number): Promise<string> {
   return file;
 }
 
+/** `verify` of `file` against the scripted server, one task at a time, results to `output`. */
+const serialRunArgs = (file: string, output: string) => [
+  "verify",
+  file,
+  "-a",
+  `openai_endpoint:answerer@${server.baseURL}`,
+  "-p",
+  `openai_endpoint:judge@${server.baseURL}`,
+  "-o",
+  output,
+  "--concurrency",
+  "1",
+  "--no-progress",
+];
+
+/** The CLI in a child process, from its sources (through tsx), with stderr ignored or piped. */
+function spawnCli(args: readonly string[], stderr: "ignore" | "pipe") {
+  const main = fileURLToPath(new URL("./main.ts", import.meta.url));
+  return spawn(process.execPath, ["--import", "tsx", main, ...args], { stdio: ["ignore", "ignore", stderr] });
+}
+
 const readLines = async (file: string) =>
   existsSync(file) ? (await readFile(file, "utf8")).split("\n").filter((line) => line.trim() !== "") : [];
 
@@ -127,21 +148,8 @@ describe("karenina verify", () => {
     const total = 8;
     const file = await checkpoint(total);
     const output = join(dir, "run.jsonl");
-    const main = fileURLToPath(new URL("./main.ts", import.meta.url));
-    const args = [
-      "verify",
-      file,
-      "-a",
-      `openai_endpoint:answerer@${server.baseURL}`,
-      "-p",
-      `openai_endpoint:judge@${server.baseURL}`,
-      "-o",
-      output,
-      "--concurrency",
-      "1",
-      "--no-progress",
-    ];
-    const child = spawn(process.execPath, ["--import", "tsx", main, ...args], { stdio: "ignore" });
+    const args = serialRunArgs(file, output);
+    const child = spawnCli(args, "ignore");
     const exited = new Promise((resolve) => child.on("exit", resolve));
     while ((await readLines(output)).length < 3) await new Promise((r) => setTimeout(r, 20));
     child.kill("SIGKILL");
@@ -163,5 +171,24 @@ describe("karenina verify", () => {
     });
     expect(ids).toHaveLength(total);
     expect(new Set(ids).size).toBe(total);
+  });
+
+  test("Ctrl-C stops cleanly: finished results are kept and the command to resume is printed", async () => {
+    const file = await checkpoint(8);
+    const output = join(dir, "run.jsonl");
+    const child = spawnCli(serialRunArgs(file, output), "pipe");
+    let stderr = "";
+    child.stderr?.on("data", (chunk) => (stderr += String(chunk)));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    while ((await readLines(output)).length < 2) await new Promise((r) => setTimeout(r, 20));
+    child.kill("SIGINT");
+    expect(await exited).toBe(EXIT.checkFailed);
+    expect(stderr).toContain("interrupted; resume with:");
+    expect(stderr).toContain(`karenina verify ${file}`);
+    expect(stderr).toContain("--resume");
+    const kept = await readLines(output);
+    expect(kept.length).toBeGreaterThanOrEqual(2);
+    expect(kept.length).toBeLessThan(8);
+    expect(kept.every((line) => JSON.parse(line).metadata.question_id.startsWith("q"))).toBe(true);
   });
 });

@@ -3,7 +3,12 @@
  * provider adapter (`openai_endpoint`, `openai`, `anthropic`, `google`, `openrouter`): plain calls, and
  * parsing by native structured output, then JSON extraction, then repair, then one feedback retry.
  */
-import { generateText, jsonSchema, type LanguageModel, NoObjectGeneratedError, Output } from "ai";
+import type {
+  JSONSchema7,
+  LanguageModelV3,
+  LanguageModelV3Prompt,
+  LanguageModelV3Usage,
+} from "@ai-sdk/provider";
 import { callSignal, fromSdkUsage, toModelMessages, toPortError } from "./ai-sdk-bridge.js";
 import { LlmCallError, ParseError } from "./errors.js";
 import { extractJsonText, repairJson } from "./json-extraction.js";
@@ -35,7 +40,7 @@ export interface ModelCallSettings {
 export interface LanguageModelTarget extends ModelCallSettings {
   /** The adapter's name, used in messages (`openai_endpoint`, `anthropic`, ...). */
   adapter: string;
-  model: LanguageModel;
+  model: LanguageModelV3;
   /** Values that must never appear in an error message (the API key); replaced by `[redacted]`. */
   secrets?: readonly string[];
 }
@@ -54,7 +59,7 @@ export function callSettings(options: ModelCallSettings): ModelCallSettings {
 export function languageModelTarget(
   adapter: string,
   options: ModelCallSettings,
-  model: LanguageModel,
+  model: LanguageModelV3,
   apiKey: string,
 ): LanguageModelTarget {
   return { ...callSettings(options), adapter, model, secrets: [apiKey] };
@@ -69,9 +74,43 @@ interface CallResult {
   object?: unknown;
 }
 
+/** The library's messages as the provider layer's prompt (text only: an `LlmPort` call has no tools). */
+function toPrompt(messages: readonly Message[]): LanguageModelV3Prompt {
+  return toModelMessages(messages).map((message) => {
+    const text = message.content as string;
+    return message.role === "system"
+      ? { role: "system", content: text }
+      : ({ role: message.role, content: [{ type: "text", text }] } as LanguageModelV3Prompt[number]);
+  });
+}
+
+/** The provider layer's usage in the library's shape. */
+function fromProviderUsage(usage: LanguageModelV3Usage | undefined, model: string): UsageMetadata {
+  return fromSdkUsage(
+    {
+      inputTokens: usage?.inputTokens.total,
+      outputTokens: usage?.outputTokens.total,
+      totalTokens: undefined,
+      inputTokenDetails: {
+        noCacheTokens: usage?.inputTokens.noCache,
+        cacheReadTokens: usage?.inputTokens.cacheRead,
+        cacheWriteTokens: usage?.inputTokens.cacheWrite,
+      },
+      outputTokenDetails: {
+        textTokens: usage?.outputTokens.text,
+        reasoningTokens: usage?.outputTokens.reasoning,
+      },
+    },
+    model,
+  );
+}
+
 /**
- * One HTTP call through the SDK. With a schema it asks for native structured output; a reply that is not
- * JSON then still yields its text (no throw), so the caller can extract JSON from it.
+ * One HTTP call through the provider's `doGenerate` (the AI SDK's provider interface). The SDK's
+ * `generateText` wrapper is not used: it re-validates every prompt with Zod and doubled the CPU cost of a
+ * call (measured by `bench/pipeline.ts`), while retries, JSON extraction and validation are done here anyway.
+ * With a schema the call asks for native structured output (JSON-schema response format); a reply that is
+ * not JSON still yields its text, so the caller can extract JSON from it.
  */
 async function call(
   target: LanguageModelTarget,
@@ -83,30 +122,28 @@ async function call(
   const guard = callSignal(timeoutMs, callOptions.signal);
   const name = target.modelName;
   try {
-    const common = {
-      model: target.model,
-      messages: toModelMessages(messages),
-      allowSystemInMessages: true,
-      maxRetries: 0,
+    const result = await target.model.doGenerate({
+      prompt: toPrompt(messages),
       abortSignal: guard.signal,
       ...(target.temperature === undefined ? {} : { temperature: target.temperature }),
       ...(target.maxTokens === undefined ? {} : { maxOutputTokens: target.maxTokens }),
-    };
-    if (schema === undefined) {
-      const result = await generateText(common);
-      return { text: result.text, usage: fromSdkUsage(result.usage, name) };
-    }
-    const output = Output.object({
-      schema: jsonSchema<unknown>(schema.jsonSchema),
-      name: schema.name,
-      ...(schema.description === undefined ? {} : { description: schema.description }),
+      ...(schema === undefined
+        ? {}
+        : {
+            responseFormat: {
+              type: "json" as const,
+              schema: schema.jsonSchema as JSONSchema7,
+              name: schema.name,
+              ...(schema.description === undefined ? {} : { description: schema.description }),
+            },
+          }),
     });
-    const result = await generateText({ ...common, output });
-    return { text: result.text, usage: fromSdkUsage(result.usage, name), object: result.output };
+    const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    const usage = fromProviderUsage(result.usage, name);
+    if (schema === undefined) return { text, usage };
+    const parsed = parseJson(text);
+    return parsed.ok ? { text, usage, object: parsed.value } : { text, usage };
   } catch (error) {
-    if (NoObjectGeneratedError.isInstance(error) && !guard.timedOut() && !guard.aborted()) {
-      return { text: error.text ?? "", usage: fromSdkUsage(error.usage, name) };
-    }
     throw toPortError(error, {
       model: name,
       timeoutMs,
@@ -114,6 +151,8 @@ async function call(
       aborted: guard.aborted(),
       secrets: target.secrets ?? [],
     });
+  } finally {
+    guard.dispose();
   }
 }
 

@@ -29,18 +29,17 @@ interface Entry {
 export class AnswerShare {
   readonly #entries = new Map<string, Entry>();
 
-  /** @param expected answer key → number of tasks that will ask for it. */
-  constructor(private readonly expected: ReadonlyMap<string, number>) {}
-
   /**
    * The shared answer of `key`, generating it with `generate` when this is the first task to ask.
+   * `sharers` is the number of tasks that will ask for `key` (the entry is dropped after the last).
    * `generated` tells the caller whether its own call produced it.
    */
   async getOrGenerate(
     key: string,
+    sharers: number,
     generate: () => Promise<SharedAnswer | null>,
   ): Promise<{ answer: SharedAnswer | null; generated: boolean }> {
-    const total = this.expected.get(key) ?? 1;
+    const total = sharers;
     const existing = this.#entries.get(key);
     if (existing === undefined) {
       if (total <= 1) return { answer: await generate(), generated: true };
@@ -58,11 +57,4 @@ export class AnswerShare {
   get size(): number {
     return this.#entries.size;
   }
-}
-
-/** How many tasks ask for each answer key. */
-export function answerKeyCounts(tasks: readonly { answerKey: string }[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const task of tasks) counts.set(task.answerKey, (counts.get(task.answerKey) ?? 0) + 1);
-  return counts;
 }

@@ -48,7 +48,7 @@ function answererGate(config: VerificationConfig): CallScheduler | null {
  * mid-way is dropped, so a resumed run redoes it.
  */
 export async function runBatch(
-  tasks: readonly VerificationTask[],
+  tasks: Iterable<VerificationTask>,
   config: VerificationConfig,
   services: RunServices,
   callbacks: BatchCallbacks,
@@ -56,7 +56,15 @@ export async function runBatch(
   const workers = config.async_enabled ? Math.max(1, config.async_max_workers) : 1;
   const gate = answererGate(config);
   const outcome: BatchOutcome = { completed: 0, failures: [], aborted: false };
-  let next = 0;
+  const queue = tasks[Symbol.iterator]();
+  let exhausted = false;
+  let dropped = 0;
+  const nextTask = (): VerificationTask | null => {
+    if (exhausted) return null;
+    const next = queue.next();
+    if (next.done) exhausted = true;
+    return next.done ? null : next.value;
+  };
 
   const runOne = async (task: VerificationTask) => {
     const ctx = new VerificationContext(task, config, services);
@@ -66,22 +74,27 @@ export async function runBatch(
   };
 
   const worker = async () => {
-    while (next < tasks.length && !services.signal?.aborted) {
-      const task = tasks[next++] as VerificationTask;
+    for (let task = nextTask(); task !== null; task = nextTask()) {
+      if (services.signal?.aborted) {
+        dropped++;
+        break;
+      }
       callbacks.onStart?.(task);
       const answerer = task.answering.id ?? task.answering.model_name ?? "";
       try {
         if (gate === null) await runOne(task);
         else await gate.run(answerer, () => runOne(task), { signal: services.signal });
       } catch (error) {
-        if (error instanceof TaskAbortedError || services.signal?.aborted) break;
+        if (error instanceof TaskAbortedError || services.signal?.aborted) {
+          dropped++;
+          break;
+        }
         outcome.failures.push({ task, error });
       }
     }
   };
 
-  await Promise.all(Array.from({ length: Math.min(workers, tasks.length) }, worker));
-  outcome.aborted =
-    services.signal?.aborted === true && outcome.completed + outcome.failures.length < tasks.length;
+  await Promise.all(Array.from({ length: workers }, worker));
+  outcome.aborted = services.signal?.aborted === true && (!exhausted || dropped > 0);
   return outcome;
 }

@@ -1,4 +1,4 @@
-export { AnswerShare, answerKeyCounts, type SharedAnswer } from "./answer-share.js";
+export { AnswerShare, type SharedAnswer } from "./answer-share.js";
 export { type BatchCallbacks, type BatchOutcome, runBatch, type TaskFailure } from "./batch.js";
 export { classifyError, describeException } from "./classify-error.js";
 export * from "./config/index.js";
@@ -18,7 +18,7 @@ export {
   type PortProvider,
 } from "./model-calls.js";
 export { runStages, TaskAbortedError } from "./orchestrator.js";
-export { defaultRunName, orderTasks, type PlanOptions, planTasks } from "./planning.js";
+export { defaultRunName, type PlanOptions, planTasks, type TaskPlan, taskPlan } from "./planning.js";
 export {
   costOf,
   DEFAULT_PRICES,

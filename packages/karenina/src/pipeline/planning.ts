@@ -58,115 +58,155 @@ function planQuestion(
   return { rubric, dynamicRubric, provenance: merged.provenance, fewShot, warnings: merged.warnings };
 }
 
+/** A run's tasks, produced one at a time in queue order, and how many there are. */
+export interface TaskPlan extends Iterable<VerificationTask> {
+  /** The number of tasks the plan yields (skipped tasks not counted). */
+  readonly total: number;
+  readonly runName: string;
+}
+
+interface Axis<T> {
+  item: T;
+  key: string;
+  index: number;
+}
+
+/** A model list with its canonical keys, in the order a queue ordering visits it. */
+function modelAxis(
+  models: readonly ModelConfig[],
+  role: "answering" | "parsing",
+  sorted: boolean,
+): Axis<ModelConfig>[] {
+  const axis = models.map((item, index) => ({ item, key: canonicalKey(modelIdentity(item, role)), index }));
+  return sorted ? axis.sort((a, b) => compareNames(modelSortName(a.item), modelSortName(b.item))) : axis;
+}
+
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /**
- * The task queue of a run (spec 04 §15.1): questions × answering models × parsing models × replicates,
- * minus `skipKeys`, ordered by `config.task_ordering` (§15.2). Rubrics are merged only when the mode
- * evaluates them; `rubric_trait_names` filters the merged rubric (the spec's recommended fix).
+ * The task queue of a run (spec 04 §15.1–15.2), built lazily so that a run of 100,000 questions never holds
+ * its tasks in memory: questions × answering models × parsing models × replicates, minus `skipKeys`, in the
+ * order of `config.task_ordering` (`random` is the one ordering that materializes the queue). Rubrics are
+ * merged only when the mode evaluates them; `rubric_trait_names` filters the merged rubric (the spec's
+ * recommended fix).
  */
+export function taskPlan(
+  questions: readonly PipelineQuestion[],
+  config: VerificationConfig,
+  options: PlanOptions = {},
+): TaskPlan {
+  const runName = options.runName ?? defaultRunName();
+  const skip = options.skipKeys ?? new Set<string>();
+  const replicates = config.replicate_count;
+  const ordering = effectiveOrdering(config);
+  const sorted = ordering === "prefix_cache" || ordering === "distribute_answerers";
+  const answerers = modelAxis(config.answering_models, "answering", sorted);
+  const parsers = modelAxis(config.parsing_models, "parsing", sorted);
+  const questionOrder = sorted ? [...questions].sort((a, b) => compareNames(a.id, b.id)) : questions;
+
+  function* forAnswerer(
+    answerer: Axis<ModelConfig>,
+    question: PipelineQuestion,
+  ): Generator<VerificationTask> {
+    for (let r = 1; r <= replicates; r++) {
+      const replicate = replicates === 1 ? null : r;
+      const keys = parsers.map((parser) => taskKey(question.id, answerer.key, parser.key, replicate));
+      const sharers = keys.filter((key) => !skip.has(key)).length;
+      if (sharers === 0) continue;
+      const plan = planQuestion(question, config, options);
+      const answerKey = `${question.id}\t${answerer.key}${replicate === null ? "" : `\trep${replicate}`}`;
+      for (const [p, parser] of parsers.entries()) {
+        const key = keys[p] as string;
+        if (skip.has(key)) continue;
+        yield {
+          question,
+          answering: answerer.item,
+          parsing: parser.item,
+          replicate,
+          runName,
+          rubric: plan.rubric,
+          dynamicRubric: plan.dynamicRubric,
+          traitProvenance: plan.provenance,
+          fewShotExamples: plan.fewShot,
+          fewShotEnabled: plan.fewShot.length > 0,
+          key,
+          answerKey,
+          answerSharers: sharers,
+          planWarnings: plan.warnings,
+        };
+      }
+    }
+  }
+
+  function* ofAnswerer(answerer: Axis<ModelConfig>): Generator<VerificationTask> {
+    for (const question of questionOrder) yield* forAnswerer(answerer, question);
+  }
+
+  function* inOrder(): Generator<VerificationTask> {
+    if (ordering === "generation_order") {
+      for (const question of questionOrder)
+        for (const answerer of answerers) yield* forAnswerer(answerer, question);
+    } else if (ordering === "prefix_cache") {
+      for (const answerer of answerers) yield* ofAnswerer(answerer);
+    } else {
+      const streams = answerers.map(ofAnswerer);
+      while (streams.length > 0) {
+        for (let i = 0; i < streams.length; ) {
+          const next = (streams[i] as Generator<VerificationTask>).next();
+          if (next.done) streams.splice(i, 1);
+          else {
+            yield next.value;
+            i++;
+          }
+        }
+      }
+    }
+  }
+
+  const full = questions.length * answerers.length * parsers.length * replicates;
+  let skipped = 0;
+  if (skip.size > 0) {
+    for (const question of questions)
+      for (const answerer of answerers)
+        for (const parser of parsers)
+          for (let r = 1; r <= replicates; r++)
+            if (skip.has(taskKey(question.id, answerer.key, parser.key, replicates === 1 ? null : r)))
+              skipped++;
+  }
+  const randomized = ordering === "random" ? shuffle([...inOrder()]) : null;
+  return {
+    total: full - skipped,
+    runName,
+    [Symbol.iterator]: () => (randomized ?? inOrder())[Symbol.iterator](),
+  };
+}
+
+/** The task queue of a run as an array (see {@link taskPlan}); for small runs and tests. */
 export function planTasks(
   questions: readonly PipelineQuestion[],
   config: VerificationConfig,
   options: PlanOptions = {},
 ): VerificationTask[] {
-  const runName = options.runName ?? defaultRunName();
-  const replicates = config.replicate_count;
-  const answeringKeys = config.answering_models.map((m) => canonicalKey(modelIdentity(m, "answering")));
-  const parsingKeys = config.parsing_models.map((m) => canonicalKey(modelIdentity(m, "parsing")));
-  const tasks: VerificationTask[] = [];
-  for (const question of questions) {
-    const plan = planQuestion(question, config, options);
-    config.answering_models.forEach((answering, a) => {
-      config.parsing_models.forEach((parsing, p) => {
-        for (let r = 1; r <= replicates; r++) {
-          const replicate = replicates === 1 ? null : r;
-          const ansKey = answeringKeys[a] as string;
-          const key = taskKey(question.id, ansKey, parsingKeys[p] as string, replicate);
-          if (options.skipKeys?.has(key)) continue;
-          tasks.push({
-            question,
-            answering,
-            parsing,
-            replicate,
-            runName,
-            rubric: plan.rubric,
-            dynamicRubric: plan.dynamicRubric,
-            traitProvenance: plan.provenance,
-            fewShotExamples: plan.fewShot,
-            fewShotEnabled: plan.fewShot.length > 0,
-            key,
-            answerKey:
-              replicate === null ? `${question.id}\t${ansKey}` : `${question.id}\t${ansKey}\trep${replicate}`,
-            planWarnings: plan.warnings,
-          });
-        }
-      });
-    });
-  }
-  return orderTasks(tasks, config.task_ordering);
+  return [...taskPlan(questions, config, options)];
+}
+
+/** `auto` is `distribute_answerers` with several answering models, else `prefix_cache` (spec 04 §15.2). */
+function effectiveOrdering(config: VerificationConfig): Exclude<VerificationConfig["task_ordering"], "auto"> {
+  if (config.task_ordering !== "auto") return config.task_ordering;
+  const answerers = new Set(config.answering_models.map((m) => canonicalKey(modelIdentity(m, "answering"))));
+  return answerers.size > 1 ? "distribute_answerers" : "prefix_cache";
 }
 
 function modelSortName(model: ModelConfig): string {
   return model.id ?? model.model_name ?? "";
 }
 
-function compareBy(a: VerificationTask, b: VerificationTask, answerer: boolean): number {
-  const keys = (t: VerificationTask) => [
-    ...(answerer ? [modelSortName(t.answering)] : []),
-    t.question.id,
-    modelSortName(t.parsing),
-  ];
-  const [ka, kb] = [keys(a), keys(b)];
-  for (let i = 0; i < ka.length; i++) {
-    const order = (ka[i] as string).localeCompare(kb[i] as string);
-    if (order !== 0) return order;
-  }
-  return (a.replicate ?? 0) - (b.replicate ?? 0);
-}
-
-/**
- * Orders a task queue (spec 04 §15.2). `auto` is `distribute_answerers` with several answering models, else
- * `prefix_cache`: grouped by answerer and question so one endpoint sees shared prompt prefixes together.
- */
-export function orderTasks(
-  tasks: VerificationTask[],
-  ordering: VerificationConfig["task_ordering"],
-): VerificationTask[] {
-  const answerers = new Set(tasks.map((t) => t.answerKey.split("\t")[1]));
-  const effective =
-    ordering === "auto" ? (answerers.size > 1 ? "distribute_answerers" : "prefix_cache") : ordering;
-  switch (effective) {
-    case "generation_order":
-      return tasks;
-    case "random":
-      return shuffle(tasks);
-    case "prefix_cache":
-      return [...tasks].sort((a, b) => compareBy(a, b, true));
-    case "distribute_answerers":
-      return roundRobin(tasks);
-  }
-}
-
-function roundRobin(tasks: VerificationTask[]): VerificationTask[] {
-  const groups = new Map<string, VerificationTask[]>();
-  for (const task of tasks) {
-    const answerer = task.answerKey.split("\t")[1] as string;
-    const group = groups.get(answerer) ?? [];
-    if (group.length === 0) groups.set(answerer, group);
-    group.push(task);
-  }
-  const sorted = [...groups.values()].map((group) => group.sort((a, b) => compareBy(a, b, false)));
-  const out: VerificationTask[] = [];
-  for (let i = 0; out.length < tasks.length; i++) {
-    for (const group of sorted) if (i < group.length) out.push(group[i] as VerificationTask);
-  }
-  return out;
-}
-
-function shuffle<T>(items: readonly T[]): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
   }
-  return out;
+  return items;
 }

@@ -137,6 +137,7 @@ describe("a run over real HTTP", () => {
     expect(lines.map((line) => JSON.parse(line).metadata.result_id).sort()).toEqual(
       run.results.map((r) => r.metadata.result_id).sort(),
     );
+    expect(await readFile(output, "utf8")).not.toContain("test-key");
     expect(events[0]).toBe("start");
     expect(events.at(-1)).toBe("end");
     expect(events.filter((e) => e === "result")).toHaveLength(4);

@@ -2,11 +2,10 @@ import { type CallScheduler, type ReplayStore, ResponseCache } from "../llm/inde
 import type { DynamicRubric, Rubric } from "../model/index.js";
 import { canonicalKey, parseVerificationResult, type VerificationResult } from "../results/index.js";
 import type { CallableRegistry } from "../rubrics/index.js";
-import { answerKeyCounts } from "./answer-share.js";
 import { runBatch, type TaskFailure } from "./batch.js";
 import type { VerificationConfig } from "./config/index.js";
 import type { PortProvider } from "./model-calls.js";
-import { planTasks } from "./planning.js";
+import { taskPlan } from "./planning.js";
 import type { PriceTable } from "./pricing.js";
 import { finishedKeys, RunLogWriter, readRunLog } from "./run-log/index.js";
 import { CachingPortProvider, createRunServices } from "./services.js";
@@ -133,19 +132,18 @@ export async function runVerification(
   const started = Date.now();
   const prior = await priorResults(options);
   const runName = options.runName ?? prior.find((r) => r.metadata.run_name)?.metadata.run_name ?? undefined;
-  const tasks = planTasks(questions, config, {
+  const plan = taskPlan(questions, config, {
     globalRubric: options.globalRubric ?? null,
     globalDynamicRubric: options.globalDynamicRubric ?? null,
     ...(runName === undefined ? {} : { runName }),
     skipKeys: new Set(prior.map(resultTaskKey)),
   });
-  const effectiveRunName = tasks[0]?.runName ?? runName ?? "";
+  const effectiveRunName = plan.runName;
   const cache = options.cacheDir ? await ResponseCache.open(options.cacheDir) : null;
   const services = createRunServices(config, {
     cache,
     ...(options.cacheMode === undefined ? {} : { cacheMode: options.cacheMode }),
     ...(options.endpointLimits === undefined ? {} : { endpointLimits: options.endpointLimits }),
-    answerKeyCounts: answerKeyCounts(tasks),
     replay: options.replay ?? null,
     callables: options.callables ?? null,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -156,7 +154,7 @@ export async function runVerification(
   });
   const keep = options.keepResults ?? true;
   const results: VerificationResult[] = keep ? [...prior] : [];
-  const total = tasks.length + prior.length;
+  const total = plan.total + prior.length;
   let done = prior.length;
   let passed = prior.filter((r) => r.template?.verify_result === true).length;
   let failed = prior.filter((r) => r.metadata.failure !== null).length;
@@ -168,7 +166,7 @@ export async function runVerification(
   options.onProgress?.({ type: "start", total, resumed: prior.length, runName: effectiveRunName });
   let outcome: Awaited<ReturnType<typeof runBatch>>;
   try {
-    outcome = await runBatch(tasks, config, services, {
+    outcome = await runBatch(plan, config, services, {
       onStart: (task) => options.onProgress?.({ type: "task-start", task }),
       onResult: async (result) => {
         await writer?.append(result);

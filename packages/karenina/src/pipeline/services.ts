@@ -29,8 +29,19 @@ export interface RunServices extends CallServices {
   callables: CallableRegistry | null;
 }
 
-/** The settings of a model that change its client: one port is built per distinct value. */
+const portKeys = new WeakMap<ModelConfig, string>();
+
+/** The settings of a model that change its client: one port is built per distinct value (cached per config). */
 function portKey(model: ModelConfig): string {
+  let key = portKeys.get(model);
+  if (key === undefined) {
+    key = computePortKey(model);
+    portKeys.set(model, key);
+  }
+  return key;
+}
+
+function computePortKey(model: ModelConfig): string {
   return JSON.stringify([
     model.interface,
     model.model_name,
@@ -134,8 +145,6 @@ export function createCallServices(
 
 /** Options of {@link createRunServices}. */
 export interface RunServicesOptions extends CallServicesOptions {
-  /** Answer key → number of tasks sharing it (from `answerKeyCounts(tasks)`); default: no sharing. */
-  answerKeyCounts?: ReadonlyMap<string, number>;
   replay?: ReplayStore | null;
   callables?: CallableRegistry | null;
 }
@@ -144,7 +153,7 @@ export interface RunServicesOptions extends CallServicesOptions {
 export function createRunServices(config: VerificationConfig, options: RunServicesOptions = {}): RunServices {
   return {
     ...createCallServices(config, options),
-    answers: new AnswerShare(options.answerKeyCounts ?? new Map()),
+    answers: new AnswerShare(),
     replay: options.replay ?? null,
     callables: options.callables ?? null,
   };

@@ -42,6 +42,8 @@ export interface VerificationTask {
    * canonical identity and replicate (the recommended fix: not the answering model's `id`).
    */
   answerKey: string;
+  /** How many tasks of the plan share this task's answer (its parsing models not skipped). */
+  answerSharers: number;
   /** Warnings produced while planning the task (rubric merges), copied into its result. */
   planWarnings: string[];
   /** An answer supplied instead of generated (TaskEval, spec 05 §9). */

@@ -82,6 +82,8 @@ export interface ScriptedHttpServer<Rule> {
   readonly url: string;
   /** Every request received, in arrival order. */
   readonly requests: RecordedRequest[];
+  /** The most requests that were open at once: `all`, and per requested model. */
+  readonly peakInFlight: Readonly<Record<string, number>>;
   /** Appends rules to the script. */
   script(...rules: Rule[]): void;
   close(): Promise<void>;
@@ -114,12 +116,24 @@ export async function startScriptedHttp<Rule extends ScriptedRule>(
 ): Promise<ScriptedHttpServer<Rule>> {
   const script: { rule: Rule; used: boolean }[] = rules.map((rule) => ({ rule, used: false }));
   const requests: RecordedRequest[] = [];
+  const inFlight: Record<string, number> = {};
+  const peakInFlight: Record<string, number> = {};
+  const track = (keys: readonly string[], res: ServerResponse) => {
+    for (const key of keys) {
+      inFlight[key] = (inFlight[key] ?? 0) + 1;
+      peakInFlight[key] = Math.max(peakInFlight[key] ?? 0, inFlight[key] ?? 0);
+    }
+    res.once("close", () => {
+      for (const key of keys) inFlight[key] = (inFlight[key] ?? 1) - 1;
+    });
+  };
 
   const server = createServer(async (req, res) => {
     const path = (req.url ?? "").split("?")[0] ?? "";
     const body: Record<string, unknown> = await readJson(req).catch(() => ({}));
     const request = { method: req.method ?? "", path, headers: req.headers, body };
     requests.push(request);
+    track(["all", ...(typeof body.model === "string" ? [body.model] : [])], res);
     let taken: Rule | undefined;
     const reply = answer(request, (holds) => {
       const entry = script.find((e) => (!e.used || e.rule.repeat) && holds(e.rule));
@@ -144,6 +158,7 @@ export async function startScriptedHttp<Rule extends ScriptedRule>(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    peakInFlight,
     script: (...more) => script.push(...more.map((rule) => ({ rule, used: false }))),
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -71,6 +71,8 @@ export function embeddingModelPort(target: EmbeddingModelTarget): EmbeddingPort 
           aborted: guard.aborted(),
           secrets: target.secrets ?? [],
         });
+      } finally {
+        guard.dispose();
       }
     },
     close: async () => {},

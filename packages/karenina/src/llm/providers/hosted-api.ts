@@ -3,7 +3,7 @@
  * the model name checked, the key given or read from the environment, and the base URL given, read from the
  * environment or the API's own.
  */
-import type { LanguageModel } from "ai";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { type LanguageModelTarget, languageModelTarget, type ModelCallSettings } from "../ai-sdk-ports.js";
 import { type ProviderEnv, requireModelName, resolveApiKey } from "./api-key.js";
 
@@ -78,7 +78,7 @@ export function hostedConnection(
 export function hostedModel(
   api: HostedApi,
   options: HostedModelOptions,
-  model: (connection: HostedConnection) => LanguageModel,
+  model: (connection: HostedConnection) => LanguageModelV3,
 ): LanguageModelTarget {
   const connection = hostedConnection(api, options);
   return languageModelTarget(api.adapter, options, model(connection), connection.apiKey);

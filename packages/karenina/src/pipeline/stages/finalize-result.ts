@@ -152,16 +152,14 @@ export function finalizeResult(ctx: VerificationContext, timestamp: string): Ver
   return result;
 }
 
-const templateIds = new WeakMap<PipelineQuestion, string>();
+/** The last template code seen and its id: questions of a run mostly share a few templates. */
+let lastTemplate: { code: string | undefined; id: string } | null = null;
 
-/** The question's `template_id`, computed once per question (an MD5 of the normalised code). */
+/** The question's `template_id` (an MD5 of the normalised code), recomputed only when the code changes. */
 function templateIdOf(question: PipelineQuestion): string {
-  let id = templateIds.get(question);
-  if (id === undefined) {
-    id = templateId(question.template?.code);
-    templateIds.set(question, id);
-  }
-  return id;
+  const code = question.template?.code;
+  if (lastTemplate === null || lastTemplate.code !== code) lastTemplate = { code, id: templateId(code) };
+  return lastTemplate.id;
 }
 
 function nonEmpty<T extends object>(value: T): T | null {

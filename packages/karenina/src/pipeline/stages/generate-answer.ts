@@ -108,8 +108,10 @@ export const generateAnswerStage: Stage = {
       if (manual !== null) applyAnswer(ctx, manual, false);
       return;
     }
-    const { answer, generated } = await ctx.services.answers.getOrGenerate(ctx.task.answerKey, () =>
-      generateLive(ctx),
+    const { answer, generated } = await ctx.services.answers.getOrGenerate(
+      ctx.task.answerKey,
+      ctx.task.answerSharers,
+      () => generateLive(ctx),
     );
     if (answer !== null) applyAnswer(ctx, answer, generated);
     else {
