@@ -1,7 +1,7 @@
 /**
  * Pipeline throughput and overhead against a local scripted server.
  *
- *   npm run bench:pipeline                                   # the three standard runs below
+ *   npm run bench:pipeline            # N=500 L=200 C=32 (efficiency); N=500 L=0 (RSS); N=20000 L=0 (CPU, warmed up)
  *   npm run bench:pipeline -- --n 500 --latency 200 --concurrency 32
  *   npm run bench:pipeline -- --n 100000 --latency 0 --concurrency 64
  *
@@ -104,7 +104,7 @@ const runs: [number, number, number][] =
     ? [[Number(values.n), Number(values.latency ?? 0), Number(values.concurrency ?? 32)]]
     : [
         [500, 200, 32],
-        [2000, 0, 32],
         [500, 0, 32],
+        [20000, 0, 32],
       ];
 for (const [n, latency, concurrency] of runs) print(await measure(n, latency, concurrency));

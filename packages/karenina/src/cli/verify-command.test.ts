@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,20 +42,20 @@ async function checkpoint(questions: number): Promise<string> {
   return file;
 }
 
-/** `verify` of `file` against the scripted server, one task at a time, results to `output`. */
-const serialRunArgs = (file: string, output: string) => [
+/** `verify` of `file` with the scripted server's answerer and judge, no progress bar, and `extra` options. */
+const verifyArgs = (file: string, ...extra: string[]) => [
   "verify",
   file,
   "-a",
   `openai_endpoint:answerer@${server.baseURL}`,
   "-p",
   `openai_endpoint:judge@${server.baseURL}`,
-  "-o",
-  output,
-  "--concurrency",
-  "1",
+  ...extra,
   "--no-progress",
 ];
+
+/** `verify` of `file`, one task at a time, results to `output`. */
+const serialRunArgs = (file: string, output: string) => verifyArgs(file, "-o", output, "--concurrency", "1");
 
 /** The CLI in a child process, from its sources (through tsx), with stderr ignored or piped. */
 function spawnCli(args: readonly string[], stderr: "ignore" | "pipe") {
@@ -190,5 +191,54 @@ describe("karenina verify", () => {
     expect(kept.length).toBeGreaterThanOrEqual(2);
     expect(kept.length).toBeLessThan(8);
     expect(kept.every((line) => JSON.parse(line).metadata.question_id.startsWith("q"))).toBe(true);
+  });
+
+  test("--manual-traces answers '-a manual' from a file keyed by the MD5 of each question's text", async () => {
+    const file = await checkpoint(2);
+    const traces = join(dir, "traces.json");
+    const md5 = (text: string) => createHash("md5").update(text).digest("hex");
+    await writeFile(
+      traces,
+      JSON.stringify({
+        [md5("Which drug inhibits BCL2? (0)")]: "--- AI Message ---\nVenetoclax.",
+        [md5("Which drug inhibits BCL2? (1)")]: "--- AI Message ---\nVenetoclax.",
+      }),
+    );
+    const judge = `openai_endpoint:judge@${server.baseURL}`;
+    const { code, err } = await run(
+      "verify",
+      file,
+      "-a",
+      "manual",
+      "--manual-traces",
+      traces,
+      "-p",
+      judge,
+      "--no-progress",
+    );
+    expect(code).toBe(EXIT.ok);
+    expect(err).toMatch(/2\/2 done · 2 passed/);
+    expect(server.requests.every((request) => request.body.model === "judge")).toBe(true);
+    const missing = await run("verify", file, "-a", "manual", "-p", judge);
+    expect(missing.code).toBe(EXIT.usage);
+    expect(missing.err).toContain("--manual-traces");
+  });
+
+  test("--cache serves a rerun from disk, and --refresh-cache calls the models again", async () => {
+    const file = await checkpoint(1);
+    const args = verifyArgs(file, "--cache", join(dir, "cache"));
+    expect((await run(...args)).err).toContain("2 LLM calls, 0 cache hits");
+    expect((await run(...args)).err).toContain("0 LLM calls, 2 cache hits");
+    expect((await run(...args, "--refresh-cache")).err).toContain("2 LLM calls, 0 cache hits");
+  });
+
+  test("--endpoint-limit caps the calls in flight to one base URL", async () => {
+    const file = await checkpoint(4);
+    const { code } = await run(...verifyArgs(file, "-c", "4", "--endpoint-limit", `${server.baseURL}=1`));
+    expect(code).toBe(EXIT.ok);
+    expect(server.peakInFlight.all).toBe(1);
+    const bad = await run("verify", file, "-a", "openai:m", "-p", "openai:m", "--endpoint-limit", "nolimit");
+    expect(bad.code).toBe(EXIT.usage);
+    expect(bad.err).toContain("expected URL=N");
   });
 });

@@ -205,6 +205,13 @@ export function registerVerifyCommand(
       "--cache <dir>",
       "cache LLM responses in this directory (reruns with the same inputs make no calls)",
     )
+    .option("--refresh-cache", "with --cache: call the models anyway and overwrite the cached responses")
+    .option(
+      "--endpoint-limit <url=n>",
+      "at most n calls in flight to this base URL (repeatable), e.g. http://127.0.0.1:11434/v1=4",
+      collect,
+    )
+    .option("--manual-traces <file>", 'answers for "-a manual": a JSON object {md5(question text): trace}')
     .option(
       "--prices <file>",
       "JSON price table overriding the built-in one: {model: {input_per_million, output_per_million}}",
@@ -228,9 +235,9 @@ Model SPECs: interface:model[@base_url]
   openai_endpoint:llama3.1@http://127.0.0.1:11434/v1   any OpenAI-compatible server (Ollama, vLLM, llama.cpp)
   openai:gpt-4.1-mini                                   OPENAI_API_KEY
   anthropic:claude-haiku-4-5                            ANTHROPIC_API_KEY
-  manual  (with --manual-traces FILE)                   pre-recorded answers keyed by the MD5 of the question
   google:gemini-2.5-flash                               GOOGLE_GENERATIVE_AI_API_KEY
   openrouter:meta-llama/llama-3.1-8b-instruct           OPENROUTER_API_KEY
+  manual  (with --manual-traces FILE)                   pre-recorded answers keyed by the MD5 of the question
 
 Examples:
   karenina verify                                  # the bundled example, from recorded example responses, offline

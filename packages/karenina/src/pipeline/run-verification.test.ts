@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { parseRubric } from "../model/index.js";
 import {
   type OpenAiTestServer,
   type ScriptRule,
@@ -328,5 +329,18 @@ describe("a run over real HTTP", () => {
       costUsd: 11 + 14,
       unpricedCalls: 1,
     });
+  });
+
+  test("callable traits run the functions registered for the run, in rubric_only mode without a judge", async () => {
+    server.script(answer("BCL2", "Venetoclax."));
+    const rubric = parseRubric({ callable_traits: [{ name: "short", kind: "boolean", callable_code: "" }] });
+    const run = await runVerification(
+      [{ ...question("q1", "Which drug inhibits BCL2?"), rubric }],
+      config(server, { evaluation_mode: "rubric_only" }),
+      { callables: new Map([["short", (text: string) => text.length < 40]]) },
+    );
+    expect(run.results[0]?.rubric?.callable_trait_scores).toEqual({ short: true });
+    expect(run.results[0]?.template?.verify_result).toBeNull();
+    expect(chatBodies("judge")).toHaveLength(0);
   });
 });
