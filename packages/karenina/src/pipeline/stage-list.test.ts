@@ -6,12 +6,7 @@ import { planTasks } from "./planning.js";
 import { stagesFor } from "./stage-list.js";
 import type { PipelineQuestion } from "./task.js";
 
-const model = (id: string) => ({
-  id,
-  model_name: id,
-  interface: "openai_endpoint",
-  endpoint_base_url: "http://h",
-});
+const model = (id: string) => endpointModel("http://h", id);
 
 function names(config: Record<string, unknown>, rubric: PipelineQuestion["rubric"] = null): string[] {
   const parsed = parseVerificationConfig({
