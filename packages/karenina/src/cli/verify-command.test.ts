@@ -241,4 +241,21 @@ describe("karenina verify", () => {
     expect(bad.code).toBe(EXIT.usage);
     expect(bad.err).toContain("expected URL=N");
   });
+
+  test("--output FILE.json writes a format 2.2 export when the run completes, and FILE.csv the CSV export", async () => {
+    const file = await checkpoint(2);
+    const json = join(dir, "run.json");
+    expect((await run(...verifyArgs(file, "-o", json))).code).toBe(EXIT.ok);
+    const exported = JSON.parse(await readFile(json, "utf8"));
+    expect(exported.format_version).toBe("2.2");
+    expect(
+      exported.results.map((row: { metadata: { question_id: string } }) => row.metadata.question_id).sort(),
+    ).toEqual(["q0", "q1"]);
+    expect(existsSync(`${json}.results.jsonl`)).toBe(false);
+    const csv = join(dir, "run.csv");
+    expect((await run(...verifyArgs(file, "-o", csv))).code).toBe(EXIT.ok);
+    const lines = (await readFile(csv, "utf8")).trim().split("\r\n");
+    expect(lines[0]?.startsWith("question_id,success,error,question_text")).toBe(true);
+    expect(lines).toHaveLength(3);
+  });
 });

@@ -14,6 +14,7 @@ import {
 import { BUNDLED_EXAMPLE_CONFIG, BUNDLED_RECORDINGS } from "./bundled-example.js";
 import { BUNDLED_EXAMPLE, CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
 import { createProgressDisplay } from "./progress-display.js";
+import { runOutput, writeRunExport } from "./run-output.js";
 
 /** Options of `karenina verify`, as commander gives them. */
 export interface VerifyOptions {
@@ -199,7 +200,10 @@ export function registerVerifyCommand(
         "rubric_only",
       ]),
     )
-    .option("-o, --output <file>", "append each finished result to this JSONL file as it completes")
+    .option(
+      "-o, --output <file>",
+      "results file: .jsonl is appended to as each result finishes; .json (format v2.2) or .csv is written at the end, from <file>.results.jsonl kept beside it meanwhile",
+    )
     .option("--resume", "skip the tasks whose results are already in --output")
     .option(
       "--cache <dir>",
@@ -248,8 +252,9 @@ Examples:
       --mode template_and_rubric --replicates 3 -o run.jsonl
   karenina verify bench.jsonld --preset nightly -o run.jsonl --resume     # continue an interrupted run
 
-Each finished result is appended to --output as one JSON line (the original's result shape); a summary
-line goes to stderr. Ctrl-C stops cleanly: finished results are kept and the command to resume is printed.
+Each finished result is appended to the run log as one JSON line (the original's result shape): --output
+itself for .jsonl, <output>.results.jsonl for a .json or .csv export written when the run completes. A
+summary line goes to stderr. Ctrl-C stops cleanly: finished results are kept and the command to resume is printed.
 Exit code: 0 when the run completed, 1 when tasks failed to run or the run was interrupted, 2 on bad usage.`,
     )
     .action(async (checkpoint: string | undefined, options: VerifyOptions) => {
@@ -270,12 +275,13 @@ Exit code: 0 when the run completed, 1 when tasks failed to run or the run was i
       const onSigint = () => controller.abort(new Error("interrupted"));
       process.once("SIGINT", onSigint);
       const display = createProgressDisplay(io, options.progress !== false);
+      const output = options.output === undefined ? null : runOutput(options.output);
       try {
         const run = await benchmark.runVerification(config, {
           signal: controller.signal,
           keepResults: false,
           onProgress: (event: ProgressEvent) => display.update(event),
-          ...(options.output === undefined ? {} : { output: options.output }),
+          ...(output === null ? {} : { output: output.runLog }),
           ...(options.resume ? { resume: true } : {}),
           ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
           ...(options.refreshCache ? { cacheMode: "refresh" as const } : {}),
@@ -287,7 +293,11 @@ Exit code: 0 when the run completed, 1 when tasks failed to run or the run was i
           ...(options.question === undefined ? {} : { questionIds: options.question }),
         });
         display.stop();
-        io.err(`${summaryLine(run.summary, options.output)}\n`);
+        if (output !== null && !run.summary.aborted) {
+          await writeRunExport(output, { job_id: run.summary.runName }, benchmark.getGlobalRubric());
+        }
+        const written = output === null ? undefined : run.summary.aborted ? output.runLog : options.output;
+        io.err(`${summaryLine(run.summary, written)}\n`);
         for (const failure of run.failures.slice(0, 5))
           io.err(`task ${failure.task.key.replace(/\t/g, " | ")} failed: ${String(failure.error)}\n`);
         if (run.summary.aborted) {

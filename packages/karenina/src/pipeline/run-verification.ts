@@ -1,6 +1,6 @@
 import { type CallScheduler, type ReplayStore, ResponseCache } from "../llm/index.js";
 import type { DynamicRubric, Rubric } from "../model/index.js";
-import { canonicalKey, parseVerificationResult, type VerificationResult } from "../results/index.js";
+import { canonicalKey, isVerificationResult, type VerificationResult } from "../results/index.js";
 import type { CallableRegistry } from "../rubrics/index.js";
 import { runBatch, type TaskFailure } from "./batch.js";
 import type { VerificationConfig } from "./config/index.js";
@@ -104,18 +104,9 @@ export function resultTaskKey(result: VerificationResult): string {
   );
 }
 
-function isResult(value: unknown): value is VerificationResult {
-  try {
-    parseVerificationResult(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function priorResults(options: RunVerificationOptions): Promise<VerificationResult[]> {
   if (!options.resume || options.output === undefined) return [];
-  const log = await readRunLog<VerificationResult>(options.output, { accept: isResult });
+  const log = await readRunLog<VerificationResult>(options.output, { accept: isVerificationResult });
   return finishedKeys(log.results, resultTaskKey).results;
 }
 

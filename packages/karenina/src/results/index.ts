@@ -1,4 +1,18 @@
+export {
+  type ComboComparison,
+  type ComparisonSummary,
+  compareRuns,
+  type QuestionChange,
+  type RowChange,
+  type RowIdentity,
+  type RowOutcome,
+  type RowState,
+  type RunComparison,
+  rowOutcome,
+  type UnmatchedRow,
+} from "./compare.js";
 export { VerificationResultError } from "./errors.js";
+export * from "./export/index.js";
 export {
   type CaveatInput,
   caveatsFor,
@@ -7,9 +21,38 @@ export {
   failureReason,
   PARSE_STAGES,
 } from "./failure.js";
+export { answeringMcpServers, answeringModelKey, modelComboKey } from "./model-combo-key.js";
 export { canonicalKey, displayString, type ModelIdentity, ModelIdentitySchema } from "./model-identity.js";
 export { localTimestamp, type ResultIdInput, resultId } from "./result-id.js";
+export { type ModelGrouping, type ResultFilter, VerificationResultSet } from "./result-set.js";
 export { type RetryBudgets, RetryTracker } from "./retry-tracker.js";
+export { rowKey } from "./row-key.js";
+export {
+  type ComboPassAtK,
+  type Completion,
+  type CostSummary,
+  type GroupOutcome,
+  type MetricTraitSummary,
+  type PassRate,
+  type PriceLookup,
+  passAtK,
+  passRate,
+  type QuestionPassAtK,
+  type ReplicateStats,
+  type ResultSummary,
+  type RubricScoreSummary,
+  type SummaryOptions,
+  summarizeResults,
+  type TokenCounts,
+  type TokenGroup,
+  type TokenPrice,
+  type TokenSummary,
+  type ToolUsageStats,
+  type TraceLengthStats,
+  type TraitCount,
+  type TraitCounts,
+  type TraitSummary,
+} from "./summary.js";
 export { type RecordedUsage, type UsageSummary, type UsageTotal, UsageTracker } from "./usage-tracker.js";
 export {
   type AgentMetrics,
@@ -26,6 +69,7 @@ export {
   type FailureGroup,
   FailureSchema,
   failureGroup,
+  isVerificationResult,
   MAX_FAILURE_REASON,
   parseVerificationResult,
   RETRY_CATEGORIES,

@@ -366,3 +366,8 @@ const STRICT_SECTIONS: ReadonlyMap<string, readonly string[]> = new Map([
 function allowedKeys(path: readonly PropertyKey[]): readonly string[] | undefined {
   return path.length === 1 ? STRICT_SECTIONS.get(String(path[0])) : undefined;
 }
+
+/** Whether a value is a valid result row (e.g. a line of a run log). */
+export function isVerificationResult(value: unknown): value is VerificationResult {
+  return VerificationResultSchema.safeParse(value).success;
+}
