@@ -2,6 +2,8 @@ import { Command, CommanderError } from "commander";
 import { KareninaError } from "../errors/index.js";
 import { registerCheckpointCommands } from "./checkpoint-commands.js";
 import { CliExit, type CliIo, CliUsageError, EXIT, processIo } from "./cli-io.js";
+import { registerPresetCommand } from "./preset-command.js";
+import { registerResultsCommand } from "./results-command.js";
 import { registerRubricCommands } from "./rubric-commands.js";
 import { registerTemplateCommands } from "./template-commands.js";
 import { registerVerifyCommand } from "./verify-command.js";
@@ -16,6 +18,8 @@ function buildProgram(io: CliIo, args: readonly string[]): Command {
   registerTemplateCommands(program, io);
   registerRubricCommands(program, io);
   registerVerifyCommand(program, io, args);
+  registerPresetCommand(program, io);
+  registerResultsCommand(program, io);
   return program;
 }
 

@@ -258,4 +258,29 @@ describe("karenina verify", () => {
     expect(lines[0]?.startsWith("question_id,success,error,question_text")).toBe(true);
     expect(lines).toHaveLength(3);
   });
+
+  test("a preset saved with `preset save` runs with `verify --preset`, keys given again, from KARENINA_PRESETS_DIR", async () => {
+    const file = await checkpoint(1);
+    const presets = join(dir, "presets");
+    const saved = await run(
+      "preset",
+      "save",
+      "smoke",
+      "--dir",
+      presets,
+      "-a",
+      `openai_endpoint:answerer@${server.baseURL}`,
+      "-p",
+      `openai_endpoint:judge@${server.baseURL}`,
+    );
+    expect(saved.code).toBe(EXIT.ok);
+    process.env.KARENINA_PRESETS_DIR = presets;
+    try {
+      const { code, err } = await run("verify", file, "--preset", "smoke", "--no-progress");
+      expect(code).toBe(EXIT.ok);
+      expect(err).toMatch(/1\/1 done · 1 passed/);
+    } finally {
+      delete process.env.KARENINA_PRESETS_DIR;
+    }
+  });
 });

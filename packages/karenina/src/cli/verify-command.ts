@@ -10,6 +10,7 @@ import {
   parseModelSpec,
   parseVerificationConfig,
   type RunSummary,
+  SECRET_MASK,
 } from "../pipeline/index.js";
 import { BUNDLED_EXAMPLE_CONFIG, BUNDLED_RECORDINGS } from "./bundled-example.js";
 import { BUNDLED_EXAMPLE, CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
@@ -89,17 +90,53 @@ export function modelFromSpec(
   return model as ModelConfigInput;
 }
 
+/**
+ * A preset's `openai_endpoint` models with their key given again: presets never store keys (they hold the
+ * mask), so the key comes from `--endpoint-key-env`, or the placeholder local servers accept.
+ */
+function withEndpointKeys(
+  config: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  keyEnv: string | undefined,
+): Record<string, unknown> {
+  const key = keyEnv === undefined ? "not-needed" : env[keyEnv];
+  if (keyEnv !== undefined && !key) throw new CliUsageError(`--endpoint-key-env: ${keyEnv} is not set`);
+  const resupply = (models: unknown) =>
+    Array.isArray(models)
+      ? models.map((model: Record<string, unknown>) =>
+          model.interface === "openai_endpoint" &&
+          (model.endpoint_api_key == null || model.endpoint_api_key === SECRET_MASK)
+            ? { ...model, endpoint_api_key: key }
+            : model,
+        )
+      : models;
+  return {
+    ...config,
+    answering_models: resupply(config.answering_models),
+    parsing_models: resupply(config.parsing_models),
+  };
+}
+
 /** No checkpoint and no models: the bundled example, answered and judged from its recorded example responses. */
 function usesRecordedExample(checkpoint: string | undefined, options: VerifyOptions): boolean {
   return checkpoint === undefined && !options.answering && !options.parsing && options.preset === undefined;
 }
 
-async function buildConfig(options: VerifyOptions, env: NodeJS.ProcessEnv, recorded: boolean) {
+/**
+ * The run config from verify's flags: the bundled example's (`recorded`), else the `--preset` one, else empty;
+ * then the model flags and the other config flags on top. Also used by `karenina preset save`.
+ * @throws {CliUsageError} when a model is missing or a model SPEC is unusable.
+ */
+export async function buildConfig(options: VerifyOptions, env: NodeJS.ProcessEnv, recorded: boolean) {
   const base = recorded
     ? BUNDLED_EXAMPLE_CONFIG
     : options.preset === undefined
       ? {}
-      : dumpVerificationConfig((await loadPreset(options.preset)).config);
+      : withEndpointKeys(
+          dumpVerificationConfig((await loadPreset(options.preset, { env })).config),
+          env,
+          options.endpointKeyEnv,
+        );
   const input: Record<string, unknown> = { ...base };
   const traces = options.manualTraces === undefined ? null : await readManualTracesFile(options.manualTraces);
   const models = (specs: string[] | undefined) =>
@@ -125,7 +162,8 @@ async function buildConfig(options: VerifyOptions, env: NodeJS.ProcessEnv, recor
   return parseVerificationConfig(input, { env });
 }
 
-function integer(name: string, min: number) {
+/** Commander's parser for an integer option of at least `min`. */
+export function integer(name: string, min: number) {
   return (value: string): number => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min)
@@ -134,7 +172,8 @@ function integer(name: string, min: number) {
   };
 }
 
-const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+/** Commander's accumulator for a repeatable option. */
+export const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 /** `--endpoint-limit url=n` values as a map. */
 function endpointLimits(values: readonly string[]): Record<string, number> {
@@ -171,22 +210,14 @@ function resumeCommand(args: readonly string[]): string {
   return ["karenina", ...quoted, ...(args.includes("--resume") ? [] : ["--resume"])].join(" ");
 }
 
-/** `karenina verify`. */
-export function registerVerifyCommand(
-  program: Command,
-  io: CliIo,
-  rawArgs: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-): void {
-  program
-    .command("verify")
-    .description(
-      "Run a benchmark: every finished question against each answering model, judged by each parsing model",
-    )
-    .argument("[checkpoint]", "benchmark checkpoint (.jsonld); default: the bundled example benchmark")
+/**
+ * The options that shape a run's config, shared by `verify` and `preset save`: models, replicates,
+ * concurrency, evaluation mode, the optional checks and the endpoint key's variable.
+ */
+export function addConfigOptions(command: Command): Command {
+  return command
     .option("-a, --answering <spec>", "answering model interface:model[@base_url] (repeatable)", collect)
     .option("-p, --parsing <spec>", "judge (parsing) model interface:model[@base_url] (repeatable)", collect)
-    .option("--preset <name>", "start from a saved preset (name or path); flags override it")
     .option("-r, --replicates <n>", "runs per question and model pair", integer("--replicates", 1))
     .option(
       "-c, --concurrency <n>",
@@ -200,6 +231,34 @@ export function registerVerifyCommand(
         "rubric_only",
       ]),
     )
+    .option("--abstention", "detect refusals before parsing")
+    .option("--sufficiency", "check that the answer holds what the template needs before parsing")
+    .addOption(
+      new Option("--deep-judgment <mode>", "template deep judgment").choices([
+        "disabled",
+        "reasoning_only",
+        "full",
+      ]),
+    )
+    .option("--endpoint-key-env <var>", "environment variable holding the API key of openai_endpoint models");
+}
+
+/** `karenina verify`. */
+export function registerVerifyCommand(
+  program: Command,
+  io: CliIo,
+  rawArgs: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): void {
+  addConfigOptions(
+    program
+      .command("verify")
+      .description(
+        "Run a benchmark: every finished question against each answering model, judged by each parsing model",
+      )
+      .argument("[checkpoint]", "benchmark checkpoint (.jsonld); default: the bundled example benchmark"),
+  )
+    .option("--preset <name>", "start from a saved preset (name or path); flags override it")
     .option(
       "-o, --output <file>",
       "results file: .jsonl is appended to as each result finishes; .json (format v2.2) or .csv is written at the end, from <file>.results.jsonl kept beside it meanwhile",
@@ -220,16 +279,6 @@ export function registerVerifyCommand(
       "--prices <file>",
       "JSON price table overriding the built-in one: {model: {input_per_million, output_per_million}}",
     )
-    .option("--abstention", "detect refusals before parsing")
-    .option("--sufficiency", "check that the answer holds what the template needs before parsing")
-    .addOption(
-      new Option("--deep-judgment <mode>", "template deep judgment").choices([
-        "disabled",
-        "reasoning_only",
-        "full",
-      ]),
-    )
-    .option("--endpoint-key-env <var>", "environment variable holding the API key of openai_endpoint models")
     .option("-q, --question <id>", "verify only this question (repeatable)", collect)
     .option("--no-progress", "no progress bar")
     .addHelpText(
