@@ -283,4 +283,13 @@ describe("karenina verify", () => {
       delete process.env.KARENINA_PRESETS_DIR;
     }
   });
+
+  test("--fail-under sets the exit code from the pass rate, for CI", async () => {
+    const offline = ["verify", "--no-progress"];
+    expect((await run(...offline, "--fail-under", "60")).code).toBe(EXIT.ok);
+    const below = await run(...offline, "--fail-under", "61");
+    expect(below.code).toBe(EXIT.checkFailed);
+    expect(below.err).toContain("pass rate 60.0% is below --fail-under 61%");
+    expect((await run(...offline, "--fail-under", "120")).code).toBe(EXIT.usage);
+  });
 });

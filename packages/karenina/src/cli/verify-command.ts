@@ -38,6 +38,7 @@ export interface VerifyOptions {
   endpointLimit?: string[];
   question?: string[];
   progress?: boolean;
+  failUnder?: number;
 }
 
 const ENDPOINT_INTERFACES = new Set(["openai_endpoint", "openai", "google", "openrouter"]);
@@ -162,6 +163,17 @@ export async function buildConfig(options: VerifyOptions, env: NodeJS.ProcessEnv
   return parseVerificationConfig(input, { env });
 }
 
+/** Commander's parser for a percentage (0 to 100). */
+function percentage(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100) {
+    throw new CliUsageError(
+      `--fail-under: expected a pass rate in % from 0 to 100, found ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}
+
 /** Commander's parser for an integer option of at least `min`. */
 export function integer(name: string, min: number) {
   return (value: string): number => {
@@ -281,6 +293,11 @@ export function registerVerifyCommand(
     )
     .option("-q, --question <id>", "verify only this question (repeatable)", collect)
     .option("--no-progress", "no progress bar")
+    .option(
+      "--fail-under <pass-rate>",
+      "exit 1 when the pass rate (passed / results, in %) is below this, e.g. 80: for CI",
+      percentage,
+    )
     .addHelpText(
       "after",
       `
@@ -304,7 +321,8 @@ Examples:
 Each finished result is appended to the run log as one JSON line (the original's result shape): --output
 itself for .jsonl, <output>.results.jsonl for a .json or .csv export written when the run completes. A
 summary line goes to stderr. Ctrl-C stops cleanly: finished results are kept and the command to resume is printed.
-Exit code: 0 when the run completed, 1 when tasks failed to run or the run was interrupted, 2 on bad usage.`,
+Exit code: 0 when the run completed, 1 when tasks failed to run, the run was interrupted or the pass rate is
+below --fail-under, 2 on bad usage.`,
     )
     .action(async (checkpoint: string | undefined, options: VerifyOptions) => {
       if (options.resume && options.output === undefined)
@@ -354,6 +372,14 @@ Exit code: 0 when the run completed, 1 when tasks failed to run or the run was i
           throw new CliExit(EXIT.checkFailed);
         }
         if (run.failures.length > 0) throw new CliExit(EXIT.checkFailed);
+        if (options.failUnder !== undefined) {
+          const done = run.summary.completed + run.summary.resumed;
+          const rate = done === 0 ? 0 : (100 * run.summary.passed) / done;
+          if (rate < options.failUnder) {
+            io.err(`pass rate ${rate.toFixed(1)}% is below --fail-under ${options.failUnder}%\n`);
+            throw new CliExit(EXIT.checkFailed);
+          }
+        }
       } finally {
         display.stop();
         process.off("SIGINT", onSigint);
