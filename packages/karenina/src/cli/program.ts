@@ -5,6 +5,7 @@ import { CliExit, type CliIo, CliUsageError, EXIT, processIo } from "./cli-io.js
 import { registerPresetCommand } from "./preset-command.js";
 import { registerResultsCommand } from "./results-command.js";
 import { registerRubricCommands } from "./rubric-commands.js";
+import { registerStatusCommand } from "./status-command.js";
 import { registerTemplateCommands } from "./template-commands.js";
 import { registerVerifyCommand } from "./verify-command.js";
 
@@ -20,6 +21,7 @@ function buildProgram(io: CliIo, args: readonly string[]): Command {
   registerVerifyCommand(program, io, args);
   registerPresetCommand(program, io);
   registerResultsCommand(program, io);
+  registerStatusCommand(program, io);
   return program;
 }
 

@@ -6,53 +6,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { Benchmark } from "../benchmark/index.js";
+import { drugBenchmark, runKarenina, scriptedVerifyArgs } from "../test-support/cli.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
 import { EXIT } from "./cli-io.js";
-import { runCli } from "./program.js";
 import { modelFromSpec } from "./verify-command.js";
 
-const TEMPLATE = `from karenina.schemas.entities import BaseAnswer, VerifiedField, ExactMatch
-
-
-class Answer(BaseAnswer):
-    drug: str = VerifiedField(description='The drug the response names', ground_truth='venetoclax', verify_with=ExactMatch(normalize=["lowercase", "strip"]))
-`;
-
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await runCli(args, { out: (t) => (out += t), err: (t) => (err += t) });
-  return { code, out, err };
-}
+const run = runKarenina;
 
 let server: OpenAiTestServer;
 let dir: string;
 
 async function checkpoint(questions: number): Promise<string> {
-  const bench = Benchmark.create({ name: "cli-verify" });
-  for (let i = 0; i < questions; i++) {
-    bench.addQuestion(`Which drug inhibits BCL2? (${i})`, "venetoclax", {
-      questionId: `q${i}`,
-      answerTemplate: TEMPLATE,
-    });
-  }
   const file = join(dir, "bench.jsonld");
-  await bench.save(file);
+  await drugBenchmark(questions, "cli-verify").save(file);
   return file;
 }
 
 /** `verify` of `file` with the scripted server's answerer and judge, no progress bar, and `extra` options. */
-const verifyArgs = (file: string, ...extra: string[]) => [
-  "verify",
-  file,
-  "-a",
-  `openai_endpoint:answerer@${server.baseURL}`,
-  "-p",
-  `openai_endpoint:judge@${server.baseURL}`,
-  ...extra,
-  "--no-progress",
-];
+const verifyArgs = (file: string, ...extra: string[]) => scriptedVerifyArgs(server.baseURL, file, ...extra);
 
 /** `verify` of `file`, one task at a time, results to `output`. */
 const serialRunArgs = (file: string, output: string) => verifyArgs(file, "-o", output, "--concurrency", "1");

@@ -31,6 +31,7 @@ export {
 } from "./pricing.js";
 export * from "./prompts/index.js";
 export * from "./run-log/index.js";
+export * from "./run-state.js";
 export { RunStats } from "./run-stats.js";
 export {
   type ProgressEvent,

@@ -3,11 +3,12 @@ import type { DynamicRubric, Rubric } from "../model/index.js";
 import { canonicalKey, isVerificationResult, type VerificationResult } from "../results/index.js";
 import type { CallableRegistry } from "../rubrics/index.js";
 import { runBatch, type TaskFailure } from "./batch.js";
-import type { VerificationConfig } from "./config/index.js";
+import { dumpVerificationConfig, type VerificationConfig } from "./config/index.js";
 import type { PortProvider } from "./model-calls.js";
 import { taskPlan } from "./planning.js";
 import type { PriceTable } from "./pricing.js";
 import { finishedKeys, RunLogWriter, readRunLog } from "./run-log/index.js";
+import { RUN_STATE_FORMAT, type RunState, runStatePath, writeRunState } from "./run-state.js";
 import { CachingPortProvider, createRunServices } from "./services.js";
 import { type PipelineQuestion, taskKey, type VerificationTask } from "./task.js";
 
@@ -150,6 +151,27 @@ export async function runVerification(
   let passed = prior.filter((r) => r.template?.verify_result === true).length;
   let failed = prior.filter((r) => r.metadata.failure !== null).length;
   const writer = options.output === undefined ? null : await RunLogWriter.open(options.output);
+  const statePath = options.output === undefined ? null : runStatePath(options.output);
+  const state: RunState = {
+    format: RUN_STATE_FORMAT,
+    run_name: effectiveRunName,
+    total_tasks: total,
+    resumed: prior.length,
+    started_at: new Date(started).toISOString(),
+    updated_at: new Date().toISOString(),
+    finished: false,
+    aborted: false,
+    config: statePath === null ? {} : dumpVerificationConfig(config),
+  };
+  if (statePath !== null) {
+    try {
+      await writeRunState(statePath, state);
+    } catch (error) {
+      await writer?.close();
+      await services.ports.close();
+      throw error;
+    }
+  }
   const snapshot = (): RunStatsSnapshot => {
     const { calls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls } = services.stats;
     return { calls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls };
@@ -184,6 +206,14 @@ export async function runVerification(
     aborted: outcome.aborted,
     seconds: (Date.now() - started) / 1000,
   };
+  if (statePath !== null) {
+    await writeRunState(statePath, {
+      ...state,
+      updated_at: new Date().toISOString(),
+      finished: !outcome.aborted,
+      aborted: outcome.aborted,
+    });
+  }
   options.onProgress?.({ type: "end", summary });
   return { results, failures: outcome.failures, summary };
 }

@@ -1,4 +1,4 @@
-import { LlmAbortedError } from "../../llm/index.js";
+import { canonicalJson, LlmAbortedError } from "../../llm/index.js";
 import { describeException } from "../classify-error.js";
 import type { VerificationContext } from "../context.js";
 import { equivalencePrompt, promptMessages, readEquivalenceReply } from "../prompts/index.js";
@@ -8,19 +8,6 @@ import type { Stage } from "../stage.js";
 const USAGE_STAGE = "embedding_check";
 
 const NOT_ANSWER_FIELDS = new Set(["id", "correct", "regex"]);
-
-/** JSON with the keys of every object sorted, as Python's `json.dumps(sort_keys=True)` orders them. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (inner === null || typeof inner !== "object" || Array.isArray(inner)) return inner;
-    const record = inner as Record<string, unknown>;
-    return Object.fromEntries(
-      Object.keys(record)
-        .sort()
-        .map((key) => [key, record[key]]),
-    );
-  });
-}
 
 /** The cosine similarity of two vectors, clamped to [0, 1]; 0 when either has no length. */
 function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
