@@ -5,6 +5,7 @@ import {
   type Rubric,
   rubricFromTraits,
   rubricTraits,
+  templateId,
 } from "../model/index.js";
 import { canonicalKey } from "../results/index.js";
 import { type ModelConfig, modelIdentity, type VerificationConfig } from "./config/index.js";
@@ -38,6 +39,7 @@ interface QuestionPlan {
   provenance: VerificationTask["traitProvenance"];
   fewShot: { question: string; answer: string }[];
   warnings: string[];
+  templateId: string;
 }
 
 function planQuestion(
@@ -45,17 +47,25 @@ function planQuestion(
   config: VerificationConfig,
   options: PlanOptions,
 ): QuestionPlan {
+  const id = templateId(question.template?.code);
   const fewShotOn = config.few_shot_config !== null && config.few_shot_config.source !== "disabled";
   const fewShot = fewShotOn
     ? resolveFewShotExamples(config.few_shot_config, question.id, question.fewShotExamples)
     : [];
   if (config.evaluation_mode === "template_only") {
-    return { rubric: null, dynamicRubric: null, provenance: {}, fewShot, warnings: [] };
+    return { rubric: null, dynamicRubric: null, provenance: {}, fewShot, warnings: [], templateId: id };
   }
   const merged = mergeRubrics(options.globalRubric ?? null, question.rubric);
   const rubric = filterTraits(merged.rubric, config.rubric_trait_names);
   const dynamicRubric = question.dynamicRubric ?? options.globalDynamicRubric ?? null;
-  return { rubric, dynamicRubric, provenance: merged.provenance, fewShot, warnings: merged.warnings };
+  return {
+    rubric,
+    dynamicRubric,
+    provenance: merged.provenance,
+    fewShot,
+    warnings: merged.warnings,
+    templateId: id,
+  };
 }
 
 /** A run's tasks, produced one at a time in queue order, and how many there are. */
@@ -110,12 +120,13 @@ export function taskPlan(
     answerer: Axis<ModelConfig>,
     question: PipelineQuestion,
   ): Generator<VerificationTask> {
+    let plan: QuestionPlan | undefined;
     for (let r = 1; r <= replicates; r++) {
       const replicate = replicates === 1 ? null : r;
       const keys = parsers.map((parser) => taskKey(question.id, answerer.key, parser.key, replicate));
       const sharers = keys.filter((key) => !skip.has(key)).length;
       if (sharers === 0) continue;
-      const plan = planQuestion(question, config, options);
+      plan ??= planQuestion(question, config, options);
       const answerKey = `${question.id}\t${answerer.key}${replicate === null ? "" : `\trep${replicate}`}`;
       for (const [p, parser] of parsers.entries()) {
         const key = keys[p] as string;
@@ -131,6 +142,7 @@ export function taskPlan(
           traitProvenance: plan.provenance,
           fewShotExamples: plan.fewShot,
           fewShotEnabled: plan.fewShot.length > 0,
+          templateId: plan.templateId,
           key,
           answerKey,
           answerSharers: sharers,

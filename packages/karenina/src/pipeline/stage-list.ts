@@ -29,6 +29,7 @@ let extensions: StageExtensions = {};
 /** Installs the stages other modules provide (called once by the agentic module). */
 export function registerStageExtensions(next: StageExtensions): void {
   extensions = { ...extensions, ...next };
+  stageLists = new WeakMap();
 }
 
 function hasNonAgenticTraits(task: VerificationTask): boolean {
@@ -46,7 +47,24 @@ function hasAgenticTraits(task: VerificationTask): boolean {
  * Differences from the original (docs/decisions.md): DeepJudgmentRubricAutoFail is included whenever rubric
  * evaluation is (it skips itself when rubric deep judgment did not run), not only with template deep judgment.
  */
-export function stagesFor(config: VerificationConfig, task: VerificationTask): Stage[] {
+export function stagesFor(config: VerificationConfig, task: VerificationTask): readonly Stage[] {
+  const nonAgentic = hasNonAgenticTraits(task);
+  const agentic = hasAgenticTraits(task);
+  const key = `${nonAgentic}|${agentic}`;
+  const lists = stageLists.get(config) ?? new Map<string, readonly Stage[]>();
+  stageLists.set(config, lists);
+  let stages = lists.get(key);
+  if (stages === undefined) {
+    stages = Object.freeze(buildStages(config, nonAgentic, agentic));
+    lists.set(key, stages);
+  }
+  return stages;
+}
+
+/** A run's stage lists, per config and rubric shape: every task of a run shares a handful of lists. */
+let stageLists = new WeakMap<VerificationConfig, Map<string, readonly Stage[]>>();
+
+function buildStages(config: VerificationConfig, nonAgentic: boolean, agenticTraits: boolean): Stage[] {
   const templateMode = config.evaluation_mode !== "rubric_only";
   const rubricMode = config.evaluation_mode !== "template_only";
   const stages: Stage[] = [];
@@ -64,9 +82,9 @@ export function stagesFor(config: VerificationConfig, task: VerificationTask): S
     stages.push(agentic ?? parseTemplateStage, verifyTemplateStage, embeddingCheckStage);
     if (config.deep_judgment_mode !== "disabled") stages.push(deepJudgmentAutoFailStage);
   }
-  if (rubricMode && hasNonAgenticTraits(task)) {
+  if (rubricMode && nonAgentic) {
     stages.push(rubricEvaluationStage, deepJudgmentRubricAutoFailStage);
   }
-  if (rubricMode && hasAgenticTraits(task) && extensions.agenticRubric) stages.push(extensions.agenticRubric);
+  if (rubricMode && agenticTraits && extensions.agenticRubric) stages.push(extensions.agenticRubric);
   return stages;
 }

@@ -27,6 +27,7 @@ export class StageDependencyError extends KareninaError {
  * @throws {StageDependencyError} naming the stage and the missing keys.
  */
 export function checkStageDependencies(stages: readonly Stage[]): void {
+  if (checked.has(stages)) return;
   const given = new Set<ArtifactKey>();
   const names = new Set<string>();
   for (const stage of stages) {
@@ -40,7 +41,11 @@ export function checkStageDependencies(stages: readonly Stage[]): void {
     }
     for (const key of stage.gives) given.add(key);
   }
+  checked.add(stages);
 }
+
+/** Stage lists already found consistent (lists are shared between the tasks of a run, see `stagesFor`). */
+const checked = new WeakSet<readonly Stage[]>();
 
 /** The default runtime condition: run unless an earlier stage recorded an error. */
 export function shouldRunStage(stage: Stage, ctx: VerificationContext): boolean {

@@ -35,6 +35,8 @@ export interface VerificationTask {
   /** Few-shot examples resolved for the answering prompt; empty when few-shot is off. */
   fewShotExamples: { question: string; answer: string }[];
   fewShotEnabled: boolean;
+  /** MD5 of the normalised template code, or `no_template` (spec 04 §1). */
+  templateId: string;
   /** `qid\tansKey\tparseKey[\trep<N>]`: the identity resume uses (spec 04 §16). */
   key: string;
   /**

@@ -1,5 +1,4 @@
 import { renderRawTrace, serializeMessages } from "../../llm/index.js";
-import { templateId } from "../../model/index.js";
 import {
   canonicalKey,
   caveatsFor,
@@ -13,7 +12,6 @@ import {
 } from "../../results/index.js";
 import { modelIdentity } from "../config/index.js";
 import type { VerificationContext } from "../context.js";
-import type { PipelineQuestion } from "../task.js";
 
 const NOT_ANSWER_FIELDS = new Set(["id", "correct", "regex"]);
 
@@ -90,7 +88,7 @@ export function finalizeResult(ctx: VerificationContext, timestamp: string): Ver
   const result: VerificationResult = {
     metadata: {
       question_id: task.question.id,
-      template_id: templateIdOf(task.question),
+      template_id: task.templateId,
       failure,
       caveats: caveatsFor({
         responseTimeoutPartial: template.response_timeout_partial,
@@ -150,16 +148,6 @@ export function finalizeResult(ctx: VerificationContext, timestamp: string): Ver
     trace_extraction_error: draft.traceExtractionError,
   };
   return result;
-}
-
-/** The last template code seen and its id: questions of a run mostly share a few templates. */
-let lastTemplate: { code: string | undefined; id: string } | null = null;
-
-/** The question's `template_id` (an MD5 of the normalised code), recomputed only when the code changes. */
-function templateIdOf(question: PipelineQuestion): string {
-  const code = question.template?.code;
-  if (lastTemplate === null || lastTemplate.code !== code) lastTemplate = { code, id: templateId(code) };
-  return lastTemplate.id;
 }
 
 function nonEmpty<T extends object>(value: T): T | null {
