@@ -1,3 +1,5 @@
+export * from "./agentic/index.js";
+export * from "./authoring/index.js";
 export * from "./benchmark/index.js";
 export * from "./checkpoint/index.js";
 export * from "./errors/index.js";
@@ -7,4 +9,5 @@ export * from "./pipeline/index.js";
 export * from "./python-regex/index.js";
 export * from "./results/index.js";
 export * from "./rubrics/index.js";
+export * from "./storage/index.js";
 export * from "./templates/index.js";

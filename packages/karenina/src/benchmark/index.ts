@@ -5,6 +5,7 @@ export {
   MissingTemplateError,
   QuestionNotFoundError,
 } from "./errors.js";
+export { pipelineQuestions } from "./pipeline-questions.js";
 export type { MatchMode, QuestionFilter, SearchOptions } from "./queries.js";
 export type { HealthStatus, ReadinessReport, RubricProblem, TemplateProblem } from "./readiness.js";
 export type {

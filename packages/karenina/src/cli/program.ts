@@ -2,6 +2,10 @@ import { Command, CommanderError } from "commander";
 import { KareninaError } from "../errors/index.js";
 import { registerCheckpointCommands } from "./checkpoint-commands.js";
 import { CliExit, type CliIo, CliUsageError, EXIT, processIo } from "./cli-io.js";
+import { registerDemoCommand } from "./demo-command.js";
+import { registerGenerateTemplatesCommand } from "./generate-templates-command.js";
+import { registerImportCommand } from "./import-command.js";
+import { registerInitCommand } from "./init-command.js";
 import { registerPresetCommand } from "./preset-command.js";
 import { registerResultsCommand } from "./results-command.js";
 import { registerRubricCommands } from "./rubric-commands.js";
@@ -22,6 +26,10 @@ function buildProgram(io: CliIo, args: readonly string[]): Command {
   registerPresetCommand(program, io);
   registerResultsCommand(program, io);
   registerStatusCommand(program, io);
+  registerDemoCommand(program, io);
+  registerImportCommand(program, io);
+  registerInitCommand(program, io);
+  registerGenerateTemplatesCommand(program, io);
   return program;
 }
 

@@ -21,7 +21,9 @@ import {
   type VerificationResult,
   VerificationResultError,
 } from "../results/index.js";
+import type { Storage } from "../storage/index.js";
 import { type CliIo, CliUsageError } from "./cli-io.js";
+import { loadStoredRun, withStorage } from "./db-runs.js";
 
 /** Options of `karenina results`, as commander gives them. */
 export interface ResultsOptions {
@@ -29,6 +31,7 @@ export interface ResultsOptions {
   by?: ResultsGrouping;
   json?: boolean;
   prices?: string;
+  db?: string;
 }
 
 /** The extra breakdown `--by` asks for; model pairs are always shown. */
@@ -37,7 +40,7 @@ export type ResultsGrouping = "model" | "question" | "keyword";
 /** A results file, read: its rows and what kind of file it was. */
 export interface LoadedResults {
   file: string;
-  format: "jsonl" | "json" | "csv";
+  format: "jsonl" | "json" | "csv" | "db";
   /** How the file is described in the report header, e.g. `JSONL run log`. */
   kind: string;
   results: VerificationResult[];
@@ -128,13 +131,14 @@ export async function loadResults(file: string): Promise<LoadedResults> {
 // ---------------------------------------------------------------------------------------------------------
 // Text layout
 
-interface Column {
+/** A column of {@link table}. */
+export interface Column {
   header: string;
   right?: boolean;
 }
 
 /** An aligned table, indented by two spaces; the last column is left ragged when it is left-aligned. */
-function table(columns: readonly Column[], rows: readonly string[][]): string[] {
+export function table(columns: readonly Column[], rows: readonly string[][]): string[] {
   const widths = columns.map((column, at) =>
     Math.max(column.header.length, ...rows.map((row) => (row[at] ?? "").length)),
   );
@@ -559,12 +563,18 @@ async function pricesFor(file: string | undefined): Promise<{ lookup: PriceLooku
 export function registerResultsCommand(program: Command, io: CliIo): void {
   program
     .command("results")
-    .description("Summarize a results file (run log, JSON or CSV export), or compare two runs")
-    .argument(
-      "<file>",
-      "results: a .jsonl run log (karenina verify -o run.jsonl), a .json export or a .csv export",
+    .description(
+      "Summarize a results file (run log, JSON or CSV export) or a stored run, or compare two runs",
     )
-    .option("--compare <other>", "compare with another results file: FILE is before, OTHER after")
+    .argument(
+      "[source]",
+      "a .jsonl run log (karenina verify -o run.jsonl), a .json or .csv export; with --db: a run name or id",
+    )
+    .option(
+      "--db <url>",
+      "read runs from a database (a SQLite file such as karenina.db, or postgres://...); without a run: list them",
+    )
+    .option("--compare <other>", "compare with another results file (or run, with --db): SOURCE is before")
     .addOption(
       new Option("--by <grouping>", "also break the pass rates down by question or keyword")
         .choices(["model", "question", "keyword"])
@@ -584,17 +594,32 @@ Examples:
   karenina results run.csv --by keyword             # a CSV export, with pass rates per question keyword
   karenina results before.jsonl --compare after.jsonl      # pass rates side by side, and what changed
   karenina results run.jsonl --json | jq .template_pass_by_combo
+  karenina results --db karenina.db                 # the runs stored in a database (karenina verify --db)
+  karenina results nightly --db karenina.db --compare nightly-2    # stored runs, by name or id
 
 "passed" is a result whose template verification ran and gave true; the pass rate is over the results with
 template verification ("verified"). "failed" is a result that did not pass or has a failure (its category is
 shown). Results are matched across runs by question, answering and parsing model, and replicate.
 Costs use the built-in list prices (or --prices); models without a price are left out of the cost.
 --json prints the summarizeResults object (or the compareRuns object with --compare).
-Exit code: 0, or 2 when a file is missing or is not a results file.`,
+Exit code: 0, or 2 when a file is missing or is not a results file, or a database or run cannot be read.`,
     )
-    .action(async (file: string, options: ResultsOptions) => {
-      const by = options.by ?? "model";
-      const loaded = await loadResults(file);
+    .action(async (source: string | undefined, options: ResultsOptions) => {
+      if (options.db !== undefined) {
+        await withStorage(options.db, async (storage) => {
+          if (source === undefined) {
+            io.out(await runListReport(storage, options.json === true));
+            return;
+          }
+          const loaded = await loadStoredRun(storage, source);
+          const other = options.compare === undefined ? null : await loadStoredRun(storage, options.compare);
+          io.out(await report(loaded, other, options));
+        });
+        return;
+      }
+      if (source === undefined)
+        throw new CliUsageError("give a results file, or --db URL to read stored runs");
+      const loaded = await loadResults(source);
       const other = options.compare === undefined ? null : await loadResults(options.compare);
       for (const run of other === null ? [loaded] : [loaded, other]) {
         if (run.skippedLines > 0)
@@ -602,21 +627,64 @@ Exit code: 0, or 2 when a file is missing or is not a results file.`,
             `warning: ${run.file}: skipped a line that is not JSON (cut short when the run was killed?)\n`,
           );
       }
-      if (other !== null) {
-        const comparison = compareRuns(loaded.results, other.results);
-        io.out(
-          options.json
-            ? `${JSON.stringify(comparison, null, 2)}\n`
-            : `${comparisonText(loaded, other, comparison, by).join("\n")}\n`,
-        );
-        return;
-      }
-      const prices = await pricesFor(options.prices);
-      const summary = summarizeResults(loaded.results, { prices: prices.lookup });
-      io.out(
-        options.json
-          ? `${JSON.stringify(summary, null, 2)}\n`
-          : `${summaryText(loaded, summary, by, prices.label).join("\n")}\n`,
-      );
+      io.out(await report(loaded, other, options));
     });
+}
+
+/** The summary of one run, or the comparison of two. */
+async function report(
+  loaded: LoadedResults,
+  other: LoadedResults | null,
+  options: ResultsOptions,
+): Promise<string> {
+  const by = options.by ?? "model";
+  if (other === null)
+    return resultsReport(loaded, { by, json: options.json ?? false, prices: options.prices });
+  const comparison = compareRuns(loaded.results, other.results);
+  return options.json
+    ? `${JSON.stringify(comparison, null, 2)}\n`
+    : `${comparisonText(loaded, other, comparison, by).join("\n")}\n`;
+}
+
+/** The stored runs, newest first, as a table (or JSON). */
+async function runListReport(storage: Storage, json: boolean): Promise<string> {
+  const runs = await storage.listRuns({ limit: 200 });
+  if (json) return `${JSON.stringify(runs, null, 2)}\n`;
+  if (runs.length === 0)
+    return `${storage.database}: no runs stored yet (karenina verify ... --db ${storage.database})\n`;
+  const rows = runs.map((run) => [
+    run.runName,
+    run.benchmarkName,
+    run.status,
+    String(run.processedCount),
+    String(run.successfulCount),
+    String(run.failedCount),
+    run.startTime,
+  ]);
+  const columns: Column[] = [
+    { header: "run" },
+    { header: "benchmark" },
+    { header: "status" },
+    { header: "results", right: true },
+    { header: "no failure", right: true },
+    { header: "failed", right: true },
+    { header: "started" },
+  ];
+  return `Runs in ${storage.database} (newest first):\n${table(columns, rows).join("\n")}\n`;
+}
+
+/**
+ * What `karenina results FILE` prints for results already read (`karenina demo` prints it for its run too):
+ * the summary tables, or with `json` the `summarizeResults` object; costs at the built-in list prices, or
+ * those of the `prices` file over them.
+ */
+export async function resultsReport(
+  loaded: LoadedResults,
+  options: { by?: ResultsGrouping; json?: boolean; prices?: string | undefined } = {},
+): Promise<string> {
+  const prices = await pricesFor(options.prices);
+  const summary = summarizeResults(loaded.results, { prices: prices.lookup });
+  return options.json
+    ? `${JSON.stringify(summary, null, 2)}\n`
+    : `${summaryText(loaded, summary, options.by ?? "model", prices.label).join("\n")}\n`;
 }

@@ -12,13 +12,17 @@ import {
   type RunSummary,
   SECRET_MASK,
 } from "../pipeline/index.js";
+import { DEFAULT_DB_FILE, openStorage } from "../storage/index.js";
 import { BUNDLED_EXAMPLE_CONFIG, BUNDLED_RECORDINGS } from "./bundled-example.js";
 import { BUNDLED_EXAMPLE, CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
+import { DbRunSink } from "./db-runs.js";
+import { RECORDED_DRY_RUN_NOTE, runDryRun } from "./dry-run-report.js";
 import { createProgressDisplay } from "./progress-display.js";
 import { runOutput, writeRunExport } from "./run-output.js";
 
 /** Options of `karenina verify`, as commander gives them. */
 export interface VerifyOptions {
+  db?: string;
   answering?: string[];
   parsing?: string[];
   preset?: string;
@@ -39,6 +43,8 @@ export interface VerifyOptions {
   question?: string[];
   progress?: boolean;
   failUnder?: number;
+  dryRun?: boolean;
+  json?: boolean;
 }
 
 const ENDPOINT_INTERFACES = new Set(["openai_endpoint", "openai", "google", "openrouter"]);
@@ -294,10 +300,19 @@ export function registerVerifyCommand(
     .option("-q, --question <id>", "verify only this question (repeatable)", collect)
     .option("--no-progress", "no progress bar")
     .option(
+      "--db <url>",
+      `also save the benchmark, the run and each result as it finishes into a database: a SQLite file (e.g. ${DEFAULT_DB_FILE}) or postgres://user:pass@host/db`,
+    )
+    .option(
       "--fail-under <pass-rate>",
       "exit 1 when the pass rate (passed / results, in %) is below this, e.g. 80: for CI",
       percentage,
     )
+    .option(
+      "--dry-run",
+      "call nothing and write nothing: print the tasks, LLM calls, estimated tokens and cost per model",
+    )
+    .option("--json", "with --dry-run: print the plan as JSON")
     .addHelpText(
       "after",
       `
@@ -317,6 +332,9 @@ Examples:
   karenina verify bench.jsonld -a openai:gpt-4.1-mini -a anthropic:claude-haiku-4-5 -p openai:gpt-4.1-mini \\
       --mode template_and_rubric --replicates 3 -o run.jsonl
   karenina verify bench.jsonld --preset nightly -o run.jsonl --resume     # continue an interrupted run
+  karenina verify bench.jsonld --preset nightly -o run.jsonl --db karenina.db   # and keep it in SQLite
+  karenina verify bench.jsonld -a openai:gpt-4.1-mini -p openai:gpt-4.1 --abstention --dry-run \\
+      --cache .karenina-cache        # calls, tokens and cost before spending anything
 
 Each finished result is appended to the run log as one JSON line (the original's result shape): --output
 itself for .jsonl, <output>.results.jsonl for a .json or .csv export written when the run completes. A
@@ -327,6 +345,7 @@ below --fail-under, 2 on bad usage.`,
     .action(async (checkpoint: string | undefined, options: VerifyOptions) => {
       if (options.resume && options.output === undefined)
         throw new CliUsageError("--resume needs --output (the run log to continue)");
+      if (options.json && !options.dryRun) throw new CliUsageError("--json needs --dry-run");
       const recorded = usesRecordedExample(checkpoint, options);
       if (recorded) {
         io.err(
@@ -338,6 +357,26 @@ below --fail-under, 2 on bad usage.`,
       const config = await buildConfig(options, env, recorded);
       const benchmark = await Benchmark.load(checkpoint ?? BUNDLED_EXAMPLE);
       const prices = options.prices === undefined ? undefined : await loadPriceTable(options.prices);
+      if (options.dryRun) {
+        await runDryRun(io, {
+          benchmark,
+          checkpoint: checkpoint ?? BUNDLED_EXAMPLE,
+          config,
+          json: options.json === true,
+          ...(options.question === undefined ? {} : { questionIds: options.question }),
+          ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
+          ...(prices === undefined || options.prices === undefined
+            ? {}
+            : { prices: { table: prices, file: options.prices } }),
+          ...(options.resume && options.output !== undefined
+            ? { resumeLog: runOutput(options.output).runLog }
+            : {}),
+          ...(recorded ? { notes: [RECORDED_DRY_RUN_NOTE] } : {}),
+        });
+        return;
+      }
+      const storage = options.db === undefined ? null : await openStorage(options.db);
+      const sink = storage === null ? null : await DbRunSink.open(storage, benchmark, config);
       const controller = new AbortController();
       const onSigint = () => controller.abort(new Error("interrupted"));
       process.once("SIGINT", onSigint);
@@ -347,7 +386,11 @@ below --fail-under, 2 on bad usage.`,
         const run = await benchmark.runVerification(config, {
           signal: controller.signal,
           keepResults: false,
-          onProgress: (event: ProgressEvent) => display.update(event),
+          onProgress: (event: ProgressEvent) => {
+            display.update(event);
+            if (event.type === "start") sink?.start(event.runName);
+            if (event.type === "result") sink?.add(event.result);
+          },
           ...(output === null ? {} : { output: output.runLog }),
           ...(options.resume ? { resume: true } : {}),
           ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
@@ -365,6 +408,11 @@ below --fail-under, 2 on bad usage.`,
         }
         const written = output === null ? undefined : run.summary.aborted ? output.runLog : options.output;
         io.err(`${summaryLine(run.summary, written)}\n`);
+        if (sink !== null) {
+          const stored = await sink.finish(run.summary);
+          if (stored !== null)
+            io.err(`saved run ${stored.runName} (${stored.processedCount} results) in ${sink.database}\n`);
+        }
         for (const failure of run.failures.slice(0, 5))
           io.err(`task ${failure.task.key.replace(/\t/g, " | ")} failed: ${String(failure.error)}\n`);
         if (run.summary.aborted) {
@@ -383,6 +431,7 @@ below --fail-under, 2 on bad usage.`,
       } finally {
         display.stop();
         process.off("SIGINT", onSigint);
+        await storage?.close();
       }
     });
 }

@@ -1,3 +1,4 @@
+export { type CallGuard, callSignal, fromSdkUsage, toPortError } from "./ai-sdk-bridge.js";
 export {
   callSettings,
   type LanguageModelTarget,
@@ -34,10 +35,15 @@ export {
   userMessage,
 } from "./messages.js";
 export {
+  type AgentPort,
+  type AgentResult,
+  type AgentRunOptions,
   BASE_CAPABILITIES,
   type CallOptions,
   type LlmPort,
   type LlmResponse,
+  type McpAttachment,
+  type McpServerConfig,
   type ParseResult,
   type ParserPort,
   type ParseStrategy,

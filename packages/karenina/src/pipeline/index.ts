@@ -9,6 +9,7 @@ export {
   type TaskError,
   VerificationContext,
 } from "./context.js";
+export * from "./dry-run/index.js";
 export {
   type CallRecorder,
   type CallRequest,

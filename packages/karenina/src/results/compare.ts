@@ -178,6 +178,22 @@ function indexRows(results: Iterable<VerificationResult>): {
   return { rows, duplicates };
 }
 
+/** Rows in a stable order, whatever the order of the file: question, models, replicate. */
+function ordered(rows: Map<string, VerificationResult>): [string, VerificationResult][] {
+  const sortKey = (result: VerificationResult) => {
+    const identity = rowIdentity(result);
+    return [identity.question_id, identity.answering_model, identity.parsing_model] as const;
+  };
+  return [...rows].sort(([, x], [, y]) => {
+    const [kx, ky] = [sortKey(x), sortKey(y)];
+    for (const [at, value] of kx.entries()) {
+      const other = ky[at] ?? "";
+      if (value !== other) return value < other ? -1 : 1;
+    }
+    return (x.metadata.replicate ?? 0) - (y.metadata.replicate ?? 0);
+  });
+}
+
 const changeOf = (before: VerificationResult, after: VerificationResult): RowChange => ({
   ...rowIdentity(after),
   before: rowState(before),
@@ -251,7 +267,7 @@ export function compareRuns(
     }
     return entry;
   };
-  for (const [key, old] of a.rows) {
+  for (const [key, old] of ordered(a.rows)) {
     const current = b.rows.get(key);
     if (current === undefined) {
       comparison.only_before.push({ ...rowIdentity(old), ...rowState(old) });
@@ -290,7 +306,7 @@ export function compareRuns(
     }
     if (!differs && was.outcome === now.outcome) unchanged++;
   }
-  for (const [key, current] of b.rows) {
+  for (const [key, current] of ordered(b.rows)) {
     if (!a.rows.has(key)) comparison.only_after.push({ ...rowIdentity(current), ...rowState(current) });
   }
   comparison.matched_before = passRate(matchedBefore);

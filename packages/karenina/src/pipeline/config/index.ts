@@ -8,6 +8,13 @@ export {
   type PortRoutingOptions,
   parserPortFor,
 } from "./adapter-routing.js";
+export {
+  type AgentRoutingOptions,
+  agentPortFor,
+  agentTierFor,
+  mcpAttachmentFor,
+  usesAgentPort,
+} from "./agent-routing.js";
 export { ConfigError, PresetError, PresetNotFoundError } from "./errors.js";
 export {
   type AdapterTarget,

@@ -16,6 +16,18 @@ export {
   schemaBlock,
 } from "./adapter-additions.js";
 export {
+  agenticExtractionPrompt,
+  type ExtractionPromptInput,
+  type InvestigationCapabilities,
+  type InvestigationPromptInput,
+  investigationPrompt,
+  type JudgeContextMode,
+  judgeContextShows,
+  MAX_REPORT_CHARS,
+  truncateReport,
+  unansweredFields,
+} from "./agentic-parsing.js";
+export {
   type AnsweringPromptInput,
   answeringMessages,
   answeringUserText,

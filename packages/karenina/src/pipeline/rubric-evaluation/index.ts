@@ -11,6 +11,7 @@ export {
   reasoningRequest,
   scoreExtractionRequest,
 } from "./deep-judgment-prompts.js";
+export { rubricDeepJudgmentSettings } from "./deep-judgment-settings.js";
 export {
   type DynamicResolution,
   DynamicRubricConflictError,

@@ -11,6 +11,7 @@ import {
   excerptSearch,
   type RubricEvaluation,
   resolveDynamicRubric,
+  rubricDeepJudgmentSettings,
 } from "../rubric-evaluation/index.js";
 import type { Stage } from "../stage.js";
 
@@ -100,14 +101,7 @@ async function evaluate(ctx: VerificationContext, rubric: Rubric, text: string):
       questionId: task.question.id,
       strategy: config.rubric_evaluation_strategy === "batch" ? "batch" : "sequential",
       deepJudgment: {
-        settings: {
-          mode: config.deep_judgment_rubric_mode,
-          globalExcerpts: config.deep_judgment_rubric_global_excerpts,
-          maxExcerptsDefault: config.deep_judgment_rubric_max_excerpts_default,
-          fuzzyMatchThresholdDefault: config.deep_judgment_rubric_fuzzy_match_threshold_default,
-          excerptRetryAttemptsDefault: config.deep_judgment_rubric_excerpt_retry_attempts_default,
-          customConfig: config.deep_judgment_rubric_config,
-        },
+        settings: rubricDeepJudgmentSettings(config),
         fallbacks: {
           maxExcerpts: config.deep_judgment_max_excerpts_per_attribute,
           fuzzyMatchThreshold: config.deep_judgment_fuzzy_match_threshold,

@@ -31,8 +31,21 @@ export interface ScriptedUsage {
   completion_tokens: number;
 }
 
-/** What the server sends back: `text`, `json`, an error `status`, or `embeddings` (vectors). */
-export type ScriptedReply = ScriptedReplyOf<ScriptedUsage, { embeddings: number[][] }>;
+/** One tool call of a scripted assistant turn; `id` defaults to `call_<n>` (n counts the reply's calls from 1). */
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/**
+ * What the server sends back: `text`, `json`, an error `status`, `embeddings` (vectors), or `toolCalls` (an
+ * assistant turn calling tools, with optional text beside them; finish reason `tool_calls`).
+ */
+export type ScriptedReply = ScriptedReplyOf<
+  ScriptedUsage,
+  { embeddings: number[][] } | { toolCalls: ScriptedToolCall[]; text?: string; usage?: ScriptedUsage }
+>;
 
 /** One rule of the script. */
 export type ScriptRule = ScriptRuleOf<ScriptMatch, ScriptedReply>;
@@ -88,14 +101,31 @@ function defaultEmbedding(text: string): number[] {
   return vector.map((x) => x / norm);
 }
 
-function chatCompletion(body: Record<string, unknown>, content: string, usage: ScriptedUsage) {
+function chatCompletion(
+  body: Record<string, unknown>,
+  content: string | null,
+  usage: ScriptedUsage,
+  toolCalls: ScriptedToolCall[] = [],
+) {
+  const message =
+    toolCalls.length === 0
+      ? { role: "assistant", content }
+      : {
+          role: "assistant",
+          content,
+          tool_calls: toolCalls.map((call, index) => ({
+            id: call.id ?? `call_${index + 1}`,
+            type: "function",
+            function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+          })),
+        };
   return {
     id: `chatcmpl-test-${Date.now()}`,
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model: body.model,
     system_fingerprint: FINGERPRINT,
-    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+    choices: [{ index: 0, message, finish_reason: toolCalls.length === 0 ? "stop" : "tool_calls" }],
     usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
   };
 }
@@ -125,6 +155,15 @@ function replyBody(
         usage: { prompt_tokens: 3, total_tokens: 3 },
       },
     };
+  }
+  if ("toolCalls" in reply) {
+    const completion = chatCompletion(
+      body,
+      reply.text ?? null,
+      reply.usage ?? DEFAULT_USAGE,
+      reply.toolCalls,
+    );
+    return { status: 200, headers: {}, payload: completion };
   }
   const content = "text" in reply ? reply.text : JSON.stringify(reply.json);
   return { status: 200, headers: {}, payload: chatCompletion(body, content, reply.usage ?? DEFAULT_USAGE) };

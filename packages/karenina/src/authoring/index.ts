@@ -1,0 +1,2 @@
+export * from "./spreadsheet/index.js";
+export * from "./template-generation/index.js";

@@ -1,0 +1,136 @@
+import type { Benchmark } from "../benchmark/index.js";
+import { dumpVerificationConfig, type RunSummary, type VerificationConfig } from "../pipeline/index.js";
+import type { VerificationResult } from "../results/index.js";
+import { openStorage, type RunInfo, type Storage, StorageNotFoundError } from "../storage/index.js";
+import type { LoadedResults } from "./results-command.js";
+
+/**
+ * Saves a run into a database as it goes: the benchmark first, then the run row when the run starts (its id is
+ * the run name, so `--resume` continues the same stored run), then each result as it finishes (group commit:
+ * results that finish while a save is in flight are saved together next). The run log stays the primary
+ * record; a failed save stops saving and is reported by {@link DbRunSink.finish}, losing nothing from the log.
+ */
+export class DbRunSink {
+  readonly #storage: Storage;
+  readonly #benchmark: Benchmark;
+  readonly #config: VerificationConfig;
+  #runId: string | null = null;
+  #chain: Promise<void> = Promise.resolve();
+  #buffer: VerificationResult[] = [];
+  #flushQueued = false;
+  #error: unknown = null;
+
+  private constructor(storage: Storage, benchmark: Benchmark, config: VerificationConfig) {
+    this.#storage = storage;
+    this.#benchmark = benchmark;
+    this.#config = config;
+  }
+
+  /** Saves the benchmark (so a database that cannot take it fails before any model is called). */
+  static async open(storage: Storage, benchmark: Benchmark, config: VerificationConfig): Promise<DbRunSink> {
+    await storage.saveBenchmark(benchmark);
+    return new DbRunSink(storage, benchmark, config);
+  }
+
+  /** Where the run goes, for messages. */
+  get database(): string {
+    return this.#storage.database;
+  }
+
+  /** Starts (or resumes) the stored run named like the run. */
+  start(runName: string): void {
+    this.#enqueue(async () => {
+      const run = await this.#storage.startRun({
+        runId: runName,
+        runName,
+        benchmarkName: this.#benchmark.name,
+        config: dumpVerificationConfig(this.#config),
+        totalQuestions: this.#benchmark.size,
+      });
+      this.#runId = run.id;
+    });
+  }
+
+  /** Queues a finished result; saved with the others that finish before the next save starts. */
+  add(result: VerificationResult): void {
+    this.#buffer.push(result);
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
+    this.#enqueue(async () => {
+      this.#flushQueued = false;
+      const batch = this.#buffer.splice(0);
+      if (this.#runId !== null && batch.length > 0) await this.#storage.saveResults(this.#runId, batch);
+    });
+  }
+
+  /**
+   * Waits for every queued save, then marks the run completed or cancelled.
+   * @throws the first error of a save, after the run log has everything.
+   */
+  async finish(summary: RunSummary): Promise<RunInfo | null> {
+    this.#enqueue(async () => {
+      if (this.#runId === null) return;
+      await this.#storage.finishRun(this.#runId, {
+        status: summary.aborted ? "cancelled" : "completed",
+        summary,
+      });
+    });
+    await this.#chain;
+    if (this.#error !== null) throw this.#error;
+    return this.#runId === null ? null : this.#storage.getRun(this.#runId);
+  }
+
+  #enqueue(work: () => Promise<void>): void {
+    this.#chain = this.#chain.then(async () => {
+      if (this.#error !== null) return;
+      try {
+        await work();
+      } catch (error) {
+        this.#error = error;
+      }
+    });
+  }
+}
+
+/** A stored run by id, or else by name (the newest of that name). */
+export async function findRun(storage: Storage, idOrName: string): Promise<RunInfo> {
+  const byId = await storage.getRun(idOrName);
+  if (byId !== null) return byId;
+  const pageSize = 500;
+  for (let offset = 0; ; offset += pageSize) {
+    const page = await storage.listRuns({ limit: pageSize, offset });
+    const match = page.find((run) => run.runName === idOrName);
+    if (match !== undefined) return match;
+    if (page.length < pageSize) break;
+  }
+  throw new StorageNotFoundError(
+    storage.database,
+    "run",
+    idOrName,
+    `by id or name; list the runs with: karenina results --db ${storage.database}`,
+  );
+}
+
+/** A stored run's results, in the shape `karenina results` summarises. */
+export async function loadStoredRun(storage: Storage, idOrName: string): Promise<LoadedResults> {
+  const run = await findRun(storage, idOrName);
+  const results = await storage.loadResults({ runId: run.id });
+  return {
+    file: `${storage.database} run ${run.runName}`,
+    format: "db",
+    kind: `database run (${run.benchmarkName}, ${run.status})`,
+    results,
+    notes: [],
+    skippedLines: 0,
+  };
+}
+
+/** Opens a database for a command, and closes it whatever happens. */
+export async function withStorage<T>(url: string, work: (storage: Storage) => Promise<T>): Promise<T> {
+  const storage = await openStorage(url);
+  try {
+    return await work(storage);
+  } finally {
+    await storage.close();
+  }
+}

@@ -1,0 +1,328 @@
+import { relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import { Benchmark } from "../benchmark/index.js";
+import { ReplayStore } from "../llm/index.js";
+import {
+  type ProgressEvent,
+  parseVerificationConfig,
+  type RunVerificationOptions,
+  type VerificationConfig,
+  type VerificationConfigInput,
+  type VerificationRun,
+} from "../pipeline/index.js";
+import type { VerificationResult } from "../results/index.js";
+import { DEFAULT_DB_FILE, openStorage } from "../storage/index.js";
+import { CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
+import { DbRunSink } from "./db-runs.js";
+import { createProgressDisplay } from "./progress-display.js";
+import { resultsReport } from "./results-command.js";
+import { type RunOutput, runOutput, writeRunExport } from "./run-output.js";
+import { buildConfig, summaryLine } from "./verify-command.js";
+
+const demoFile = (name: string) => fileURLToPath(new URL(`../../examples/demo/${name}`, import.meta.url));
+
+/** The demo benchmark: 14 questions covering every template kind and every non-agentic trait kind. */
+export const DEMO_CHECKPOINT = demoFile("demo.jsonld");
+
+/** The demo's answers, in the replay store's format: written by hand, not by a model (the file says so). */
+export const DEMO_ANSWERS = demoFile("demo-answers.replay.json");
+
+/** The judge's replies of the offline demo, recorded by request: written by hand too (see its README). */
+export const DEMO_RECORDINGS = demoFile("recordings");
+
+/** Where `karenina demo` appends its results unless `-o` says otherwise (in the current directory). */
+export const DEMO_OUTPUT = "karenina-demo.jsonl";
+
+/** The placeholder endpoint of the offline demo's models: never contacted (`.invalid` does not resolve). */
+const RECORDED_ENDPOINT = "http://recorded-demo.invalid/v1";
+
+const recordedModel = (name: string) => ({
+  id: name,
+  model_name: name,
+  interface: "openai_endpoint",
+  endpoint_base_url: RECORDED_ENDPOINT,
+  endpoint_api_key: "not-needed",
+});
+
+/** What every demo run evaluates: templates and rubrics, with the abstention check on. */
+const DEMO_SETTINGS = { evaluation_mode: "template_and_rubric", abstention_enabled: true } as const;
+
+/**
+ * The offline demo run: answers from {@link DEMO_ANSWERS} (the answering model is never called) and judge
+ * replies from {@link DEMO_RECORDINGS}. Both "models" are named for what they are: hand-written examples.
+ */
+export const DEMO_OFFLINE_CONFIG: VerificationConfigInput = {
+  answering_models: [recordedModel("handwritten-demo-answers")],
+  parsing_models: [recordedModel("handwritten-demo-judge")],
+  ...DEMO_SETTINGS,
+};
+
+/** The model of a live demo when `--model` is not given. */
+export const DEMO_LIVE_DEFAULTS = {
+  ollama: "llama3.1",
+  openai: "gpt-4.1-mini",
+  anthropic: "claude-haiku-4-5",
+} as const;
+
+/** Options of `karenina demo`, as commander gives them. */
+export interface DemoOptions {
+  db?: string;
+  live?: boolean;
+  offline?: boolean;
+  ollama?: string;
+  model?: string;
+  output?: string;
+  progress?: boolean;
+  json?: boolean;
+}
+
+/** The model a live demo answers and judges with, and what made it live; null for the offline demo. */
+export interface LiveModel {
+  /** A model SPEC, e.g. `openai:gpt-4.1-mini`. */
+  spec: string;
+  /** Why this model: `--ollama http://…`, `OPENAI_API_KEY`, ... */
+  source: string;
+}
+
+const isSet = (value: string | undefined) => value !== undefined && value.trim() !== "";
+
+/**
+ * Picks the live model: `--ollama URL` (an OpenAI-compatible endpoint), else the first of `OPENAI_API_KEY`,
+ * `ANTHROPIC_API_KEY` that is set; `--model` replaces the default model name. `--offline` (or no key at all)
+ * gives the offline demo. For example `{}` with `OPENAI_API_KEY` set gives `openai:gpt-4.1-mini`, and
+ * `{ ollama: "http://127.0.0.1:11434", model: "qwen3" }` gives `openai_endpoint:qwen3@http://127.0.0.1:11434`.
+ * @throws {CliUsageError} for `--live` without a key or `--ollama`, for `--model` on an offline run, and for
+ * `--offline` with `--live` or `--ollama`.
+ */
+export function liveDemoModel(options: DemoOptions, env: NodeJS.ProcessEnv): LiveModel | null {
+  if (options.offline) {
+    if (options.live || options.ollama !== undefined || options.model !== undefined) {
+      throw new CliUsageError(
+        "--offline runs from the hand-written example responses: drop --live, --ollama and --model",
+      );
+    }
+    return null;
+  }
+  if (options.ollama !== undefined) {
+    if (!/^https?:\/\//.test(options.ollama)) {
+      throw new CliUsageError(
+        `--ollama: expected the server's URL, e.g. http://127.0.0.1:11434, found ${JSON.stringify(options.ollama)}`,
+      );
+    }
+    const model = options.model ?? DEMO_LIVE_DEFAULTS.ollama;
+    return { spec: `openai_endpoint:${model}@${options.ollama}`, source: `--ollama ${options.ollama}` };
+  }
+  if (isSet(env.OPENAI_API_KEY)) {
+    return { spec: `openai:${options.model ?? DEMO_LIVE_DEFAULTS.openai}`, source: "OPENAI_API_KEY" };
+  }
+  if (isSet(env.ANTHROPIC_API_KEY)) {
+    return {
+      spec: `anthropic:${options.model ?? DEMO_LIVE_DEFAULTS.anthropic}`,
+      source: "ANTHROPIC_API_KEY",
+    };
+  }
+  if (options.live) {
+    throw new CliUsageError(
+      "--live needs a model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or give --ollama URL (e.g. --ollama http://127.0.0.1:11434)",
+    );
+  }
+  if (options.model !== undefined) {
+    throw new CliUsageError(
+      "--model applies to live runs: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or give --ollama URL",
+    );
+  }
+  return null;
+}
+
+/** How a demo run gets its answers and judgments. */
+interface DemoPlan {
+  config: VerificationConfig;
+  /** What the banner says about where answers and judgments come from. */
+  banner: string;
+  runOptions: Pick<RunVerificationOptions, "replay" | "recording">;
+}
+
+const shown = (path: string) => {
+  const near = relative(process.cwd(), path);
+  return near.startsWith("..") ? path : near;
+};
+
+async function offlinePlan(env: NodeJS.ProcessEnv): Promise<DemoPlan> {
+  const keys = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"].filter((name) => isSet(env[name]));
+  const hint =
+    keys.length > 0
+      ? `${keys[0]} is set, but --offline was given: drop it to answer and judge with a real model.`
+      : "To run it live: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or give --ollama http://127.0.0.1:11434.";
+  return {
+    config: parseVerificationConfig(DEMO_OFFLINE_CONFIG),
+    banner: [
+      "Mode: offline. The answers (handwritten-demo-answers) and the judge's replies (handwritten-demo-judge) are",
+      "example responses WRITTEN BY HAND for this demo, not produced by any model: answers from",
+      `${shown(DEMO_ANSWERS)}, judge replies from ${shown(DEMO_RECORDINGS)}.`,
+      "No API key or network is used.",
+      hint,
+    ].join("\n"),
+    runOptions: {
+      replay: await ReplayStore.load(DEMO_ANSWERS),
+      recording: { dir: DEMO_RECORDINGS, mode: "replay" },
+    },
+  };
+}
+
+async function livePlan(model: LiveModel, env: NodeJS.ProcessEnv): Promise<DemoPlan> {
+  const config = await buildConfig(
+    {
+      answering: [model.spec],
+      parsing: [model.spec],
+      mode: DEMO_SETTINGS.evaluation_mode,
+      abstention: DEMO_SETTINGS.abstention_enabled,
+    },
+    env,
+    false,
+  );
+  return {
+    config,
+    banner:
+      `Mode: live (${model.source}). ${model.spec} answers every question and judges the answers.\n` +
+      "This calls the model and may cost money; `karenina demo --offline` replays the hand-written example responses instead.",
+    runOptions: {},
+  };
+}
+
+/** Results in the order of their questions in the benchmark (they finish in any order). */
+function inQuestionOrder(results: readonly VerificationResult[], benchmark: Benchmark): VerificationResult[] {
+  const order = new Map(benchmark.getQuestionIds().map((id, index) => [id, index]));
+  const rank = (result: VerificationResult) => order.get(result.metadata.question_id) ?? order.size;
+  return [...results].sort((a, b) => rank(a) - rank(b));
+}
+
+/** Runs the demo with a progress bar (Ctrl-C stops it cleanly), writing the run log and the export. */
+async function runDemo(
+  benchmark: Benchmark,
+  plan: DemoPlan,
+  output: RunOutput,
+  io: CliIo,
+  progress: boolean,
+  sink: DbRunSink,
+): Promise<VerificationRun> {
+  const controller = new AbortController();
+  const onSigint = () => controller.abort(new Error("interrupted"));
+  process.once("SIGINT", onSigint);
+  const display = createProgressDisplay(io, progress);
+  let run: VerificationRun;
+  try {
+    run = await benchmark.runVerification(plan.config, {
+      ...plan.runOptions,
+      output: output.runLog,
+      signal: controller.signal,
+      onProgress: (event: ProgressEvent) => {
+        display.update(event);
+        if (event.type === "start") sink.start(event.runName);
+        if (event.type === "result") sink.add(event.result);
+      },
+    });
+  } finally {
+    display.stop();
+    process.off("SIGINT", onSigint);
+  }
+  if (!run.summary.aborted) {
+    await writeRunExport(output, { job_id: run.summary.runName }, benchmark.getGlobalRubric());
+  }
+  return run;
+}
+
+/** `karenina demo`. */
+export function registerDemoCommand(program: Command, io: CliIo, env: NodeJS.ProcessEnv = process.env): void {
+  program
+    .command("demo")
+    .description(
+      "Run the bundled demo benchmark end to end: offline from hand-written example responses, or live",
+    )
+    .option(
+      "--live",
+      "insist on a live run: fail unless OPENAI_API_KEY or ANTHROPIC_API_KEY is set (or --ollama)",
+    )
+    .option("--offline", "replay the hand-written example responses even when an API key is set")
+    .option(
+      "--ollama <url>",
+      "answer and judge live with a model served by Ollama (or any OpenAI-compatible server)",
+    )
+    .option(
+      "--model <name>",
+      `the live model (default ${DEMO_LIVE_DEFAULTS.openai} with OpenAI, ${DEMO_LIVE_DEFAULTS.anthropic} with Anthropic, ${DEMO_LIVE_DEFAULTS.ollama} with --ollama)`,
+    )
+    .option(
+      "-o, --output <file>",
+      `results file (default ${DEMO_OUTPUT}): .jsonl is appended to as results finish, .json or .csv written at the end`,
+    )
+    .option(
+      "--db <path>",
+      `database the run is saved to: a SQLite file (default ${DEFAULT_DB_FILE} in the current directory) or a postgres:// URL`,
+    )
+    .option("--no-progress", "no progress bar")
+    .option("--json", "print the summary as JSON (as `karenina results FILE --json` does) instead of tables")
+    .addHelpText(
+      "after",
+      `
+The demo benchmark (examples/demo/demo.jsonld) has 14 everyday-pharmacology questions covering every
+answer-template kind (Python verify / verify_granular / regex checks, declarative VerifiedField primitives with
+composition and conditional ground truth, a TypeScript template) and every rubric trait kind that needs no agent.
+
+With no API key it runs offline, with no network: the answers and the judge's replies are example responses
+written by hand for the demo, not produced by any model. With OPENAI_API_KEY or ANTHROPIC_API_KEY set, or
+--ollama URL, the same command runs live (answering and judging with that model); --offline forces the replay. Some answers are wrong, two decline to answer and two
+are partly right, so the summary shows failures as well as passes.
+
+Examples:
+  karenina demo                                        # offline without a key: the hand-written example responses
+  OPENAI_API_KEY=sk-... karenina demo                   # live with ${DEMO_LIVE_DEFAULTS.openai} (answering and judging)
+  ANTHROPIC_API_KEY=sk-ant-... karenina demo            # live with ${DEMO_LIVE_DEFAULTS.anthropic}
+  karenina demo --offline                               # offline even with a key set
+  karenina demo --ollama http://127.0.0.1:11434 --model qwen3     # live with a local model
+  karenina results ${DEMO_OUTPUT} --by question         # the results again, per question
+
+Exit code: 0 when the run completed (whatever the verdicts), 1 when tasks failed to run or it was interrupted,
+2 on bad usage.`,
+    )
+    .action(async (options: DemoOptions) => {
+      const model = liveDemoModel(options, env);
+      const plan = model === null ? await offlinePlan(env) : await livePlan(model, env);
+      const benchmark = await Benchmark.load(DEMO_CHECKPOINT);
+      // Opened first, so a database that cannot be used stops the demo before any model is called.
+      const storage = await openStorage(options.db ?? DEFAULT_DB_FILE);
+      try {
+        io.err(`karenina demo: ${benchmark.name}, ${benchmark.size} questions (${shown(DEMO_CHECKPOINT)})\n`);
+        io.err(`${plan.banner}\n\n`);
+        const output = runOutput(options.output ?? DEMO_OUTPUT);
+        const sink = await DbRunSink.open(storage, benchmark, plan.config);
+        const run = await runDemo(benchmark, plan, output, io, options.progress !== false, sink);
+        const written = run.summary.aborted || output.export === null ? output.runLog : output.export.path;
+        io.err(`${summaryLine(run.summary, written)}\n`);
+        for (const failure of run.failures.slice(0, 5))
+          io.err(`task ${failure.task.key.replace(/\t/g, " | ")} failed: ${String(failure.error)}\n`);
+        const kind = `demo run (${model === null ? "offline, hand-written example responses" : `live, ${model.spec}`})`;
+        io.out(
+          await resultsReport(
+            {
+              file: written,
+              format: output.export?.format ?? "jsonl",
+              kind,
+              results: inQuestionOrder(run.results, benchmark),
+              notes: [],
+              skippedLines: 0,
+            },
+            { by: "keyword", json: options.json ?? false },
+          ),
+        );
+        const stored = await sink.finish(run.summary);
+        io.err(
+          `\nResults: ${written}, and run ${stored?.runName} in the database ${storage.database}.\n` +
+            `See them again with: karenina results ${written} --by keyword\n`,
+        );
+        if (run.summary.aborted || run.failures.length > 0) throw new CliExit(EXIT.checkFailed);
+      } finally {
+        await storage.close();
+      }
+    });
+}

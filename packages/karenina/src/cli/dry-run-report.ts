@@ -1,0 +1,176 @@
+import { type Benchmark, pipelineQuestions } from "../benchmark/index.js";
+import {
+  type DryRunPlan,
+  finishedKeys,
+  type PriceTable,
+  planDryRun,
+  readOutputTokenHistory,
+  readRunLog,
+  resultTaskKey,
+  type VerificationConfig,
+} from "../pipeline/index.js";
+import { isVerificationResult, type VerificationResult } from "../results/index.js";
+import type { CliIo } from "./cli-io.js";
+import { type Column, table } from "./results-command.js";
+
+/** What `karenina verify --dry-run` estimates, and how it reports it. */
+export interface DryRunRequest {
+  benchmark: Benchmark;
+  /** The checkpoint as the user named it, for the report's first line. */
+  checkpoint: string;
+  config: VerificationConfig;
+  questionIds?: readonly string[];
+  /** `--cache DIR`: its entries give the mean output tokens per kind of call. */
+  cacheDir?: string;
+  /** `--prices FILE`, already read; the built-in table otherwise. */
+  prices?: { table: PriceTable; file: string };
+  /** `--resume`: the run log whose finished tasks the run would skip. */
+  resumeLog?: string;
+  json: boolean;
+  /** Assumptions the CLI adds (e.g. that the bundled example is answered from recordings). */
+  notes?: readonly string[];
+}
+
+/** The note a dry run of the bundled example adds: its real run is served from recordings and costs nothing. */
+export const RECORDED_DRY_RUN_NOTE =
+  "The bundled example is answered and judged from its recorded example responses: running it calls no model and costs nothing. The numbers below are for the same config run live.";
+
+const count = (value: number) => value.toLocaleString("en-US");
+const usd = (value: number) => `$${value.toFixed(value === 0 || value >= 0.0001 ? 4 : 6)}`;
+const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? "" : "s"}`;
+
+const tokenColumns: Column[] = [
+  { header: "calls", right: true },
+  { header: "input tokens", right: true },
+  { header: "output tokens", right: true },
+];
+
+function headLines(plan: DryRunPlan, checkpoint: string): string[] {
+  const shape = [
+    plural(plan.questions, "question"),
+    plural(plan.pairs.length, "model pair"),
+    plural(plan.replicates, "replicate"),
+  ].join(" × ");
+  return [
+    `Dry run of ${checkpoint}: nothing was called and no file was written.`,
+    `  tasks    ${count(plan.tasks)}  (${shape})`,
+    `  answers  ${count(plan.answersGenerated)} generated, each shared by the judges of its question${plan.answersSupplied > 0 ? `; ${count(plan.answersSupplied)} from manual traces or replays (no call)` : ""}`,
+    `  calls    ${count(plan.totals.calls)}, ${count(plan.totals.inputTokens)} input and ${count(plan.totals.outputTokens)} output tokens (estimated)`,
+  ];
+}
+
+function pairLines(plan: DryRunPlan): string[] {
+  return [
+    "",
+    "Tasks per model pair",
+    ...table(
+      [{ header: "answering" }, { header: "parsing" }, { header: "tasks", right: true }],
+      plan.pairs.map((pair) => [pair.answering, pair.parsing, count(pair.tasks)]),
+    ),
+  ];
+}
+
+function stageLines(plan: DryRunPlan): string[] {
+  const rows = plan.stages.map((stage) => [
+    stage.stage,
+    count(stage.calls),
+    count(stage.inputTokens),
+    count(stage.outputTokens),
+  ]);
+  const { totals } = plan;
+  rows.push(["total", count(totals.calls), count(totals.inputTokens), count(totals.outputTokens)]);
+  return ["", "LLM calls per stage", ...table([{ header: "stage" }, ...tokenColumns], rows)];
+}
+
+function costLines(plan: DryRunPlan, pricesLabel: string): string[] {
+  const rows = plan.models.map((model) => [
+    model.model,
+    model.roles.join(", "),
+    count(model.calls),
+    count(model.inputTokens),
+    count(model.outputTokens),
+    model.costUsd === null ? "unpriced" : usd(model.costUsd),
+  ]);
+  const { totals } = plan;
+  const unpriced = totals.unpricedModels.length > 0 ? " + unpriced" : "";
+  const total = totals.costUsd === null ? "unpriced" : `${usd(totals.costUsd)}${unpriced}`;
+  rows.push(["total", "", count(totals.calls), count(totals.inputTokens), count(totals.outputTokens), total]);
+  return [
+    "",
+    `Estimated cost per model (${pricesLabel})`,
+    ...table(
+      [{ header: "model" }, { header: "role" }, ...tokenColumns, { header: "cost", right: true }],
+      rows,
+    ),
+  ];
+}
+
+function outputLines(plan: DryRunPlan): string[] {
+  const rows = plan.outputTokens.map((estimate) => [
+    estimate.kind,
+    count(estimate.calls),
+    count(Math.round(estimate.outputTokens / Math.max(1, estimate.calls))),
+    estimate.source === "cache" ? `cache (mean of ${plural(estimate.cacheSamples, "call")})` : "default",
+  ]);
+  return [
+    "",
+    "Output tokens per call",
+    ...table(
+      [
+        { header: "kind" },
+        { header: "calls", right: true },
+        { header: "tokens/call", right: true },
+        { header: "from" },
+      ],
+      rows,
+    ),
+  ];
+}
+
+/** The dry-run report as text: the plan's tables, then what the estimate assumes. */
+export function dryRunText(plan: DryRunPlan, checkpoint: string, pricesLabel: string): string {
+  const lines = [
+    ...headLines(plan, checkpoint),
+    ...(plan.pairs.length > 0 ? pairLines(plan) : []),
+    ...(plan.stages.length > 0
+      ? [...stageLines(plan), ...costLines(plan, pricesLabel), ...outputLines(plan)]
+      : []),
+    "",
+    "Assumptions",
+    ...plan.assumptions.map((assumption) => `  - ${assumption}`),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+async function finishedTaskKeys(runLog: string): Promise<Set<string>> {
+  const log = await readRunLog<VerificationResult>(runLog, { accept: isVerificationResult });
+  return finishedKeys(log.results, resultTaskKey).keys;
+}
+
+/**
+ * `karenina verify --dry-run`: estimates the run the other options describe and prints the plan (text tables,
+ * or the plan as JSON). Calls no model and writes nothing; it reads the checkpoint, the `--cache` directory's
+ * entries, the price file and, with `--resume`, the run log.
+ */
+export async function runDryRun(io: CliIo, request: DryRunRequest): Promise<void> {
+  const { benchmark, config } = request;
+  const questions = await pipelineQuestions(benchmark, config, request.questionIds);
+  const plan = await planDryRun(questions, config, {
+    globalRubric: benchmark.getGlobalRubric(),
+    ...(request.prices === undefined ? {} : { priceTable: request.prices.table }),
+    ...(request.cacheDir === undefined
+      ? {}
+      : { outputTokenHistory: await readOutputTokenHistory(request.cacheDir) }),
+    ...(request.resumeLog === undefined ? {} : { skipKeys: await finishedTaskKeys(request.resumeLog) }),
+  });
+  const withNotes = { ...plan, assumptions: [...(request.notes ?? []), ...plan.assumptions] };
+  if (request.json) {
+    io.out(`${JSON.stringify(withNotes, null, 2)}\n`);
+    return;
+  }
+  const pricesLabel =
+    request.prices === undefined
+      ? "prices: built-in table"
+      : `prices: ${request.prices.file} over the built-in table`;
+  io.out(dryRunText(withNotes, request.checkpoint, pricesLabel));
+}

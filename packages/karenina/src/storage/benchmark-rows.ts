@@ -1,0 +1,106 @@
+import type { Insertable } from "kysely";
+import type { Benchmark } from "../benchmark/index.js";
+import type { DataFeedItem } from "../checkpoint/index.js";
+import { questionUrn, templateId, toPythonRubricDump } from "../model/index.js";
+import type { Dialect } from "./dialect.js";
+import {
+  type BenchmarkQuestionsTable,
+  type BenchmarksTable,
+  jsonOrNull,
+  type QuestionsTable,
+} from "./schema.js";
+
+// A benchmark as rows, and back. The checkpoint document stays the source of truth (as in memory): the
+// benchmark row keeps the document without its questions and each membership row keeps its question's
+// `DataFeedItem`, so loading rebuilds the same checkpoint. The other columns are copies for querying.
+
+/** What `benchmarks.metadata_json` holds. */
+interface BenchmarkMetadata {
+  /** The global rubric as the original's `Rubric.model_dump()`, or null. */
+  global_rubric: unknown;
+  /** The checkpoint document with an empty `dataFeedElement`. */
+  checkpoint: Record<string, unknown>;
+}
+
+/** A question of the benchmark: its `questions` row and its membership row (without `benchmark_id`). */
+export interface MemberRows {
+  readonly question: Insertable<QuestionsTable>;
+  readonly member: Omit<Insertable<BenchmarkQuestionsTable>, "benchmark_id">;
+}
+
+/** A benchmark as rows: its own row (minus the id) and one pair per question, in benchmark order. */
+export interface BenchmarkRows {
+  readonly benchmark: Insertable<BenchmarksTable>;
+  readonly members: readonly MemberRows[];
+}
+
+/** The rows that store a benchmark (deep-judgment settings of traits included). */
+export function benchmarkRows(
+  bench: Benchmark,
+  d: Dialect,
+  checkpointPath: string | null,
+  now: string,
+): BenchmarkRows {
+  const { dataFeedElement, ...rest } = bench.toCheckpoint({ saveDeepJudgmentConfig: true });
+  const globalRubric = bench.getGlobalRubric();
+  const metadata: BenchmarkMetadata = {
+    global_rubric: globalRubric ? toPythonRubricDump(globalRubric) : null,
+    checkpoint: { ...rest, dataFeedElement: [] },
+  };
+  const benchmark: Insertable<BenchmarksTable> = {
+    name: bench.name,
+    description: bench.description,
+    version: bench.version,
+    creator: bench.creator,
+    checkpoint_path: checkpointPath,
+    metadata_json: JSON.stringify(metadata),
+    created_at: now,
+    updated_at: now,
+  };
+  const members = dataFeedElement.map((item, position) => memberRowsOf(bench, item, position, d, now));
+  return { benchmark, members };
+}
+
+function memberRowsOf(
+  bench: Benchmark,
+  item: DataFeedItem,
+  position: number,
+  d: Dialect,
+  now: string,
+): MemberRows {
+  const id = item["@id"] ?? questionUrn(item.item.text);
+  const record = bench.getQuestion(id);
+  const question: Insertable<QuestionsTable> = {
+    id,
+    question_text: record.question,
+    raw_answer: record.raw_answer,
+    answer_notes: record.answer_notes,
+    keywords: jsonOrNull(record.keywords),
+    author: jsonOrNull(record.author),
+    sources: jsonOrNull(record.sources),
+    custom_metadata: jsonOrNull(record.custom_metadata),
+    few_shot_examples: jsonOrNull(record.few_shot_examples),
+    created_at: record.date_created,
+    updated_at: record.date_modified,
+  };
+  const member: MemberRows["member"] = {
+    question_id: id,
+    position,
+    template_id: templateId(record.answer_template),
+    answer_template: record.answer_template,
+    template_language: bench.getTemplateLanguage(id),
+    finished: d.bool(bench.isFinished(id)),
+    keywords: jsonOrNull(record.keywords),
+    question_rubric: jsonOrNull(record.question_rubric && toPythonRubricDump(record.question_rubric)),
+    item_json: JSON.stringify(item),
+    created_at: now,
+    updated_at: now,
+  };
+  return { question, member };
+}
+
+/** The checkpoint text of a stored benchmark: its document with the questions' items put back, in order. */
+export function checkpointText(metadataJson: string, itemsJson: readonly string[]): string {
+  const { checkpoint } = JSON.parse(metadataJson) as BenchmarkMetadata;
+  return JSON.stringify({ ...checkpoint, dataFeedElement: itemsJson.map((item) => JSON.parse(item)) });
+}

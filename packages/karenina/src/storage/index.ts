@@ -1,0 +1,24 @@
+export type { SaveBenchmarkOptions, SavedBenchmark, StoredBenchmark } from "./benchmarks.js";
+export {
+  StorageError,
+  StorageInputError,
+  StorageNotFoundError,
+  StorageOpenError,
+  StorageQueryError,
+  StorageSchemaError,
+} from "./errors.js";
+export { IMPORT_FORMAT_VERSIONS, type ImportOptions, type ImportOutcome } from "./import.js";
+export { SCHEMA_VERSION as STORAGE_SCHEMA_VERSION } from "./migrations.js";
+export type { ResultQuery } from "./results.js";
+export {
+  FINAL_RUN_STATUSES,
+  type FinalRunStatus,
+  type FinishRunOptions,
+  RUN_STATUSES,
+  type RunInfo,
+  type RunQuery,
+  type RunStatus,
+  type StartRunOptions,
+} from "./runs.js";
+export { openStorage, Storage } from "./storage.js";
+export { DEFAULT_DB_FILE, describeStorageUrl } from "./url.js";

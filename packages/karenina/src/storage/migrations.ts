@@ -1,0 +1,249 @@
+import { type Kysely, type Migration, Migrator, sql } from "kysely";
+import type { Dialect } from "./dialect.js";
+import { causeText, StorageSchemaError } from "./errors.js";
+import { viewDefinitions } from "./views.js";
+
+// The schema's history. A migration, once released, never changes: a new schema is a new migration, named
+// with the next number. The migrations table records which ran; its highest number is the schema version.
+
+const MIGRATION_TABLE = "karenina_migrations";
+const MIGRATION_LOCK_TABLE = "karenina_migrations_lock";
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations see the database as it was then, not as typed now.
+type AnyDb = Kysely<any>;
+
+async function createBenchmarkTables(db: AnyDb, d: Dialect): Promise<void> {
+  await db.schema
+    .createTable("benchmarks")
+    .addColumn("id", "integer", d.identity)
+    .addColumn("name", "text", (c) => c.notNull().unique())
+    .addColumn("description", "text")
+    .addColumn("version", "text")
+    .addColumn("creator", "text")
+    .addColumn("checkpoint_path", "text")
+    .addColumn("metadata_json", d.jsonType, (c) => c.notNull())
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("updated_at", "text", (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable("questions")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("question_text", "text", (c) => c.notNull())
+    .addColumn("raw_answer", "text", (c) => c.notNull())
+    .addColumn("answer_notes", "text")
+    .addColumn("keywords", d.jsonType)
+    .addColumn("author", d.jsonType)
+    .addColumn("sources", d.jsonType)
+    .addColumn("custom_metadata", d.jsonType)
+    .addColumn("few_shot_examples", d.jsonType)
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("updated_at", "text", (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable("benchmark_questions")
+    .addColumn("id", "integer", d.identity)
+    .addColumn("benchmark_id", "integer", (c) => c.notNull().references("benchmarks.id").onDelete("cascade"))
+    .addColumn("question_id", "text", (c) => c.notNull().references("questions.id"))
+    .addColumn("position", "integer", (c) => c.notNull())
+    .addColumn("template_id", "text", (c) => c.notNull())
+    .addColumn("answer_template", "text", (c) => c.notNull())
+    .addColumn("template_language", "text", (c) => c.notNull())
+    .addColumn("finished", "boolean", (c) => c.notNull())
+    .addColumn("keywords", d.jsonType)
+    .addColumn("question_rubric", d.jsonType)
+    .addColumn("item_json", d.jsonType, (c) => c.notNull())
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("updated_at", "text", (c) => c.notNull())
+    .addUniqueConstraint("benchmark_questions_member_key", ["benchmark_id", "question_id"])
+    .execute();
+  await db.schema
+    .createIndex("benchmark_questions_finished_idx")
+    .on("benchmark_questions")
+    .columns(["benchmark_id", "finished"])
+    .execute();
+}
+
+async function createRunTables(db: AnyDb, d: Dialect): Promise<void> {
+  await db.schema
+    .createTable("verification_runs")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("benchmark_id", "integer", (c) => c.notNull().references("benchmarks.id").onDelete("cascade"))
+    .addColumn("run_name", "text", (c) => c.notNull())
+    .addColumn("status", "text", (c) => c.notNull())
+    .addColumn("config", d.jsonType)
+    .addColumn("total_questions", "integer")
+    .addColumn("processed_count", "integer", (c) => c.notNull())
+    .addColumn("successful_count", "integer", (c) => c.notNull())
+    .addColumn("failed_count", "integer", (c) => c.notNull())
+    .addColumn("start_time", "text", (c) => c.notNull())
+    .addColumn("end_time", "text")
+    .addColumn("error_message", "text")
+    .addColumn("summary_stats", d.jsonType)
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("updated_at", "text", (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex("verification_runs_name_idx")
+    .on("verification_runs")
+    .column("run_name")
+    .execute();
+  await db.schema
+    .createIndex("verification_runs_benchmark_idx")
+    .on("verification_runs")
+    .columns(["benchmark_id", "created_at"])
+    .execute();
+  await db.schema
+    .createTable("import_metadata")
+    .addColumn("id", "integer", d.identity)
+    .addColumn("run_id", "text", (c) => c.notNull().references("verification_runs.id").onDelete("cascade"))
+    .addColumn("import_source", "text", (c) => c.notNull())
+    .addColumn("source_format_version", "text", (c) => c.notNull())
+    .addColumn("source_filename", "text")
+    .addColumn("source_job_id", "text")
+    .addColumn("source_export_timestamp", "text")
+    .addColumn("source_karenina_version", "text")
+    .addColumn("results_count", "integer", (c) => c.notNull())
+    .addColumn("shared_rubric_definition", d.jsonType)
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .execute();
+}
+
+async function createResultsTable(db: AnyDb, d: Dialect): Promise<void> {
+  await db.schema
+    .createTable("verification_results")
+    .addColumn("id", "integer", d.identity)
+    .addColumn("run_id", "text", (c) => c.notNull().references("verification_runs.id").onDelete("cascade"))
+    .addColumn("result_id", "text", (c) => c.notNull())
+    .addColumn("question_id", "text", (c) => c.notNull().references("questions.id"))
+    .addColumn("template_id", "text", (c) => c.notNull())
+    .addColumn("answering_interface", "text", (c) => c.notNull())
+    .addColumn("answering_model_name", "text", (c) => c.notNull())
+    .addColumn("parsing_interface", "text", (c) => c.notNull())
+    .addColumn("parsing_model_name", "text", (c) => c.notNull())
+    .addColumn("replicate", "integer")
+    .addColumn("timestamp", "text", (c) => c.notNull())
+    .addColumn("run_name", "text")
+    .addColumn("verify_result", "boolean")
+    .addColumn("completed_without_errors", "boolean", (c) => c.notNull())
+    .addColumn("failure_category", "text")
+    .addColumn("failure_stage", "text")
+    .addColumn("execution_time", "double precision", (c) => c.notNull())
+    .addColumn("input_tokens", "integer")
+    .addColumn("output_tokens", "integer")
+    .addColumn("total_tokens", "integer")
+    .addColumn("result_json", d.jsonType, (c) => c.notNull())
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("updated_at", "text", (c) => c.notNull())
+    .addUniqueConstraint("verification_results_run_result_key", ["run_id", "result_id"])
+    .execute();
+  const indexes: ReadonlyArray<readonly [string, readonly string[]]> = [
+    ["verification_results_run_question_idx", ["run_id", "question_id"]],
+    ["verification_results_question_idx", ["question_id", "answering_model_name", "timestamp"]],
+    ["verification_results_template_idx", ["template_id"]],
+    ["verification_results_answering_idx", ["answering_interface", "answering_model_name"]],
+    ["verification_results_parsing_idx", ["parsing_interface", "parsing_model_name"]],
+    ["verification_results_timestamp_idx", ["timestamp"]],
+    ["verification_results_verify_idx", ["verify_result"]],
+    ["verification_results_failure_idx", ["failure_category", "failure_stage"]],
+  ];
+  for (const [name, columns] of indexes) {
+    await db.schema
+      .createIndex(name)
+      .on("verification_results")
+      .columns([...columns])
+      .execute();
+  }
+}
+
+async function createViews(db: AnyDb, d: Dialect): Promise<void> {
+  for (const [name, definition] of viewDefinitions(d)) {
+    await db.schema.dropView(name).ifExists().execute();
+    await sql.raw(definition).execute(db);
+  }
+}
+
+async function initialSchema(db: AnyDb, d: Dialect): Promise<void> {
+  await createBenchmarkTables(db, d);
+  await createRunTables(db, d);
+  await createResultsTable(db, d);
+  await createViews(db, d);
+}
+
+/** Every migration, oldest first; names sort in the order they run. */
+const MIGRATIONS: ReadonlyArray<readonly [string, (db: AnyDb, d: Dialect) => Promise<void>]> = [
+  ["0001_initial", initialSchema],
+];
+
+const KNOWN_MIGRATIONS = MIGRATIONS.map(([name]) => name);
+
+function migrationsFor(d: Dialect): Record<string, Migration> {
+  return Object.fromEntries(MIGRATIONS.map(([name, up]) => [name, { up: (db: AnyDb) => up(db, d) }]));
+}
+
+/** A schema version: the number a migration's name starts with. */
+const versionOf = (name: string) => Number.parseInt(name, 10);
+
+/** The schema version this code builds (the number of its newest migration). */
+export const SCHEMA_VERSION = versionOf(KNOWN_MIGRATIONS.at(-1) ?? "0");
+
+/** Tables this schema creates, to recognise a database holding them without our migrations table. */
+const OUR_TABLES = [
+  "benchmarks",
+  "questions",
+  "benchmark_questions",
+  "verification_runs",
+  "verification_results",
+];
+
+/** Refuses a database whose schema is newer than ours or was not built by our migrations; changes nothing. */
+async function refuseUnknownSchema(db: AnyDb, database: string): Promise<void> {
+  const tables = new Set((await db.introspection.getTables()).map((table) => table.name));
+  if (!tables.has(MIGRATION_TABLE)) {
+    const ours = OUR_TABLES.filter((name) => tables.has(name));
+    if (ours.length === 0) return;
+    throw new StorageSchemaError(
+      database,
+      `the database holds tables named as karenina's (${ours.join(", ")}) but no ${MIGRATION_TABLE} table, so ` +
+        "this karenina did not create it (the Python Karenina's schema is different). Nothing was changed; " +
+        "use a new database file or an empty PostgreSQL database",
+    );
+  }
+  const executed: string[] = (await db.selectFrom(MIGRATION_TABLE).select("name").execute()).map(
+    (row) => row.name,
+  );
+  const unknown = executed.filter((name) => !KNOWN_MIGRATIONS.includes(name)).sort();
+  if (unknown.length === 0) return;
+  const newest = unknown.at(-1) as string;
+  const version = Number.isNaN(versionOf(newest)) ? "an unknown version" : `version ${versionOf(newest)}`;
+  throw new StorageSchemaError(
+    database,
+    `the database schema is at ${version} (migration ${newest}), newer than this karenina ` +
+      `understands (schema version ${SCHEMA_VERSION}). Nothing was changed; upgrade karenina to open it`,
+  );
+}
+
+/**
+ * Brings the database's schema to {@link SCHEMA_VERSION}, running the missing migrations in one transaction
+ * (so concurrent openers wait for each other). A newer or foreign schema is refused before anything is
+ * written; existing data is never dropped.
+ * @throws {StorageSchemaError}
+ */
+export async function migrateToLatest(db: AnyDb, d: Dialect, database: string): Promise<void> {
+  await refuseUnknownSchema(db, database);
+  const migrations = migrationsFor(d);
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error === undefined) return;
+  await refuseUnknownSchema(db, database);
+  const failed = results?.find((result) => result.status === "Error")?.migrationName;
+  throw new StorageSchemaError(
+    database,
+    `could not bring the schema to version ${SCHEMA_VERSION}${failed ? ` (migration ${failed})` : ""}: ${causeText(error)}`,
+    { cause: error },
+  );
+}

@@ -1,0 +1,139 @@
+import type { VerificationResult } from "../results/index.js";
+import { chunks, inTransaction, nowIso, type StorageContext } from "./context.js";
+import { StorageInputError } from "./errors.js";
+import { REPLACED_COLUMNS, resultOfRow, resultRow } from "./result-rows.js";
+import { lockRun, recountRun } from "./runs.js";
+
+/** Which results {@link loadResults} and {@link countResults} read; every given criterion must hold. */
+export interface ResultQuery {
+  readonly runId?: string;
+  /** The run's name (as given to `startRun`). */
+  readonly runName?: string;
+  readonly benchmarkName?: string;
+  readonly questionIds?: readonly string[];
+  /** The answering model's `model_name`. */
+  readonly answeringModel?: string;
+  /** true: `verify_result` is true; false: it is false or null (spec 06 §1.7). */
+  readonly passed?: boolean;
+  /** Page size; pages are in saving order, so paging with `offset` never repeats or skips a row. */
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+/** One result to store, and the question row it belongs to (its own `question_id` unless told otherwise). */
+export interface ResultToStore {
+  readonly result: VerificationResult;
+  readonly questionId?: string;
+}
+
+/** Refuses results for questions the database does not hold (a clearer error than the foreign key's). */
+async function checkQuestionsStored(ctx: StorageContext, questionIds: ReadonlySet<string>): Promise<void> {
+  const found = new Set<string>();
+  for (const slice of chunks([...questionIds])) {
+    const rows = await ctx.db.selectFrom("questions").select("id").where("id", "in", slice).execute();
+    for (const row of rows) found.add(row.id);
+  }
+  const missing = [...questionIds].filter((id) => !found.has(id));
+  if (missing.length === 0) return;
+  const shown = missing.slice(0, 5).map((id) => JSON.stringify(id));
+  throw new StorageInputError(
+    ctx.database,
+    `results for question${missing.length > 1 ? "s" : ""} not in the database: ${shown.join(", ")}` +
+      `${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} (save their benchmark with saveBenchmark first)`,
+  );
+}
+
+/** Inserts or replaces results by (run, result_id). Call inside the transaction that created or locked the run. */
+export async function upsertResults(
+  ctx: StorageContext,
+  runId: string,
+  results: readonly ResultToStore[],
+): Promise<void> {
+  await checkQuestionsStored(ctx, new Set(results.map((r) => r.questionId ?? r.result.metadata.question_id)));
+  const now = nowIso();
+  for (const slice of chunks(results)) {
+    await ctx.db
+      .insertInto("verification_results")
+      .values(slice.map((r) => resultRow(r.result, runId, ctx.dialect, now, r.questionId)))
+      .onConflict((conflict) =>
+        conflict
+          .columns(["run_id", "result_id"])
+          .doUpdateSet((eb) =>
+            Object.fromEntries(REPLACED_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)])),
+          ),
+      )
+      .execute();
+  }
+  await recountRun(ctx, runId);
+}
+
+/**
+ * Saves results of a run in one transaction, as they come (call it as often as you like). A result whose
+ * `result_id` the run already holds replaces it, so saving again after a resume stores nothing twice. The
+ * run's counts are recounted from its rows.
+ * @throws {StorageNotFoundError} for an unknown run; {@link StorageInputError} for results of questions the
+ * database does not hold.
+ */
+export async function saveResults(
+  ctx: StorageContext,
+  runId: string,
+  results: readonly VerificationResult[],
+): Promise<{ saved: number }> {
+  await inTransaction(ctx, async (tx) => {
+    await lockRun(tx, runId);
+    await upsertResults(
+      tx,
+      runId,
+      results.map((result) => ({ result })),
+    );
+  });
+  return { saved: results.length };
+}
+
+function filteredResults(ctx: StorageContext, query: ResultQuery) {
+  let select = ctx.db
+    .selectFrom("verification_results as r")
+    .innerJoin("verification_runs as runs", "runs.id", "r.run_id")
+    .innerJoin("benchmarks as b", "b.id", "runs.benchmark_id");
+  if (query.runId !== undefined) select = select.where("r.run_id", "=", query.runId);
+  if (query.runName !== undefined) select = select.where("runs.run_name", "=", query.runName);
+  if (query.benchmarkName !== undefined) select = select.where("b.name", "=", query.benchmarkName);
+  if (query.questionIds !== undefined) {
+    if (query.questionIds.length === 0) return select.where((eb) => eb.lit(false));
+    select = select.where("r.question_id", "in", [...query.questionIds]);
+  }
+  if (query.answeringModel !== undefined)
+    select = select.where("r.answering_model_name", "=", query.answeringModel);
+  if (query.passed === true) select = select.where("r.verify_result", "=", ctx.dialect.bool(true));
+  if (query.passed === false) {
+    select = select.where((eb) =>
+      eb.or([eb("r.verify_result", "is", null), eb("r.verify_result", "=", ctx.dialect.bool(false))]),
+    );
+  }
+  return select;
+}
+
+/**
+ * Stored results matching the query, as the `VerificationResult`s that were saved, in saving order.
+ */
+export async function loadResults(
+  ctx: StorageContext,
+  query: ResultQuery = {},
+): Promise<VerificationResult[]> {
+  let select = filteredResults(ctx, query).select(["r.id", "r.result_json"]).orderBy("r.id");
+  if (query.limit !== undefined || query.offset !== undefined) {
+    select = select.limit(query.limit ?? Number.MAX_SAFE_INTEGER).offset(query.offset ?? 0);
+  }
+  const rows = await select.execute();
+  return rows.map((row) =>
+    resultOfRow(row.result_json, `${ctx.database}: verification_results row ${row.id}`),
+  );
+}
+
+/** How many stored results match the query (`limit` and `offset` ignored). */
+export async function countResults(ctx: StorageContext, query: ResultQuery = {}): Promise<number> {
+  const row = await filteredResults(ctx, query)
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -1,0 +1,155 @@
+import type { Generated } from "kysely";
+
+// The tables as Kysely sees them (built by migrations.ts). Column types common to both dialects: JSON is
+// written and read as JSON text, timestamps are ISO-8601 UTC text, booleans are SQLite 0/1 or PostgreSQL
+// booleans (see dialect.ts).
+
+/** A boolean column: written as the dialect wants it, read with {@link readBool}. */
+export type DbBool = boolean | number;
+/** JSON text. */
+export type DbJson = string;
+
+export interface BenchmarksTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  version: string | null;
+  creator: string | null;
+  checkpoint_path: string | null;
+  /** `{global_rubric, checkpoint}`: the rubric as the original dumps it, and the checkpoint minus its questions. */
+  metadata_json: DbJson;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface QuestionsTable {
+  id: string;
+  question_text: string;
+  raw_answer: string;
+  answer_notes: string | null;
+  keywords: DbJson | null;
+  author: DbJson | null;
+  sources: DbJson | null;
+  custom_metadata: DbJson | null;
+  few_shot_examples: DbJson | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BenchmarkQuestionsTable {
+  id: Generated<number>;
+  benchmark_id: number;
+  question_id: string;
+  /** Order of the question in the benchmark. */
+  position: number;
+  template_id: string;
+  answer_template: string;
+  template_language: string;
+  finished: DbBool;
+  keywords: DbJson | null;
+  question_rubric: DbJson | null;
+  /** The checkpoint's `DataFeedItem` for this question, as saved. */
+  item_json: DbJson;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VerificationRunsTable {
+  id: string;
+  benchmark_id: number;
+  run_name: string;
+  status: string;
+  config: DbJson | null;
+  total_questions: number | null;
+  processed_count: number;
+  successful_count: number;
+  failed_count: number;
+  start_time: string;
+  end_time: string | null;
+  error_message: string | null;
+  summary_stats: DbJson | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VerificationResultsTable {
+  id: Generated<number>;
+  run_id: string;
+  result_id: string;
+  question_id: string;
+  template_id: string;
+  answering_interface: string;
+  answering_model_name: string;
+  parsing_interface: string;
+  parsing_model_name: string;
+  replicate: number | null;
+  timestamp: string;
+  run_name: string | null;
+  verify_result: DbBool | null;
+  completed_without_errors: DbBool;
+  failure_category: string | null;
+  failure_stage: string | null;
+  execution_time: number;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  total_tokens: number | null;
+  /** The whole `VerificationResult`, as JSON in the schema's key order. */
+  result_json: DbJson;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ImportMetadataTable {
+  id: Generated<number>;
+  run_id: string;
+  import_source: string;
+  source_format_version: string;
+  source_filename: string | null;
+  source_job_id: string | null;
+  source_export_timestamp: string | null;
+  source_karenina_version: string | null;
+  results_count: number;
+  shared_rubric_definition: DbJson | null;
+  created_at: string;
+}
+
+export interface TemplateResultsView {
+  result_id: string;
+  run_id: string;
+  verification_date: string;
+  run_name: string;
+  benchmark_name: string;
+  question_id: string;
+  question_text: string;
+  verify_result: DbBool | null;
+  replicate: number | null;
+}
+
+export interface ModelsUsedView {
+  interface: string;
+  model_name: string;
+  used_for_answering: DbBool;
+  used_for_parsing: DbBool;
+}
+
+/** Every table and view of the schema. */
+export interface StorageDatabase {
+  benchmarks: BenchmarksTable;
+  questions: QuestionsTable;
+  benchmark_questions: BenchmarkQuestionsTable;
+  verification_runs: VerificationRunsTable;
+  verification_results: VerificationResultsTable;
+  import_metadata: ImportMetadataTable;
+  template_results_view: TemplateResultsView;
+  models_used_view: ModelsUsedView;
+}
+
+/** A boolean column's value, whichever dialect wrote it. */
+export function readBool(value: DbBool): boolean;
+export function readBool(value: DbBool | null): boolean | null;
+export function readBool(value: DbBool | null): boolean | null {
+  return value === null ? null : Boolean(value);
+}
+
+/** JSON text of a value, or null for null and undefined. */
+export const jsonOrNull = (value: unknown): string | null => (value == null ? null : JSON.stringify(value));

@@ -1,0 +1,180 @@
+import type { Benchmark } from "../benchmark/index.js";
+import { KareninaError } from "../errors/index.js";
+import type { VerificationResult } from "../results/index.js";
+import {
+  listBenchmarks,
+  loadBenchmark,
+  type SaveBenchmarkOptions,
+  type SavedBenchmark,
+  type StoredBenchmark,
+  saveBenchmark,
+} from "./benchmarks.js";
+import { connect } from "./connect.js";
+import type { StorageContext } from "./context.js";
+import { causeText, StorageOpenError, StorageQueryError } from "./errors.js";
+import { type ImportOptions, type ImportOutcome, importVerificationResults } from "./import.js";
+import { migrateToLatest } from "./migrations.js";
+import { countResults, loadResults, type ResultQuery, saveResults } from "./results.js";
+import {
+  deleteRun,
+  type FinishRunOptions,
+  finishRun,
+  getRun,
+  listRuns,
+  type RunInfo,
+  type RunQuery,
+  type StartRunOptions,
+  startRun,
+} from "./runs.js";
+import { DEFAULT_DB_FILE, describeStorageUrl, parseStorageUrl } from "./url.js";
+
+/**
+ * A karenina database: benchmarks, verification runs and their results, in SQLite (one file, the default) or
+ * PostgreSQL. Open one with {@link openStorage}; close it with {@link Storage.close}. Every write is one
+ * transaction. Errors are {@link StorageError}s naming the database.
+ * @example
+ * const storage = await openStorage("sqlite:///doc-example.db");
+ * const bench = Benchmark.create({ name: "Drug targets" });
+ * bench.addQuestion("What is the putative target of venetoclax?", "BCL2");
+ * await storage.saveBenchmark(bench);
+ * const run = await storage.startRun({ runName: "nightly", benchmarkName: "Drug targets" });
+ * run.status; // "running"
+ * await storage.countResults({ runName: "nightly", passed: true }); // 0
+ * (await storage.listBenchmarks())[0]?.questionCount; // 1
+ * await storage.close();
+ */
+export class Storage {
+  readonly #ctx: StorageContext;
+
+  private constructor(ctx: StorageContext) {
+    this.#ctx = ctx;
+  }
+
+  /** Opens (creating or upgrading its schema when needed) the database at a URL or SQLite file path. */
+  static async open(url: string = DEFAULT_DB_FILE): Promise<Storage> {
+    const database = describeStorageUrl(url);
+    const { db, dialect } = await connect(parseStorageUrl(url), database);
+    try {
+      await migrateToLatest(db, dialect, database);
+    } catch (error) {
+      await db.destroy();
+      if (KareninaError.isInstance(error)) throw error;
+      throw new StorageOpenError(database, `cannot read the database: ${causeText(error)}`, { cause: error });
+    }
+    return new Storage({ db, dialect, database });
+  }
+
+  /** The database as messages name it (a PostgreSQL password masked). */
+  get database(): string {
+    return this.#ctx.database;
+  }
+
+  /** `sqlite` or `postgres`. */
+  get dialect(): "sqlite" | "postgres" {
+    return this.#ctx.dialect.name;
+  }
+
+  /** Runs an operation; a failure of the database itself becomes a {@link StorageQueryError}. */
+  async #run<T>(operation: string, work: (ctx: StorageContext) => Promise<T>): Promise<T> {
+    try {
+      return await work(this.#ctx);
+    } catch (error) {
+      if (KareninaError.isInstance(error)) throw error;
+      throw new StorageQueryError(this.#ctx.database, operation, error);
+    }
+  }
+
+  /**
+   * Saves a benchmark under its name (replacing what was stored under that name): questions, templates,
+   * finished flags, keywords, rubrics and metadata.
+   */
+  saveBenchmark(bench: Benchmark, options?: SaveBenchmarkOptions): Promise<SavedBenchmark> {
+    return this.#run("saveBenchmark", (ctx) => saveBenchmark(ctx, bench, options));
+  }
+
+  /**
+   * Rebuilds a stored benchmark; it saves to the same checkpoint as the one stored.
+   * @throws {StorageNotFoundError} when no benchmark has that name.
+   */
+  loadBenchmark(name: string, options?: { workspaceRoot?: string | null }): Promise<Benchmark> {
+    return this.#run("loadBenchmark", (ctx) => loadBenchmark(ctx, name, options));
+  }
+
+  /** Every stored benchmark, by name. */
+  listBenchmarks(): Promise<StoredBenchmark[]> {
+    return this.#run("listBenchmarks", listBenchmarks);
+  }
+
+  /** Starts (or, for a stored run id, resumes) a run of a stored benchmark; see {@link StartRunOptions}. */
+  startRun(options: StartRunOptions): Promise<RunInfo> {
+    return this.#run("startRun", (ctx) => startRun(ctx, options));
+  }
+
+  /**
+   * Saves results of a run as they come; saving a result again replaces it (same run and `result_id`), so a
+   * resumed run stores nothing twice. The run's counts follow.
+   */
+  saveResults(runId: string, results: readonly VerificationResult[]): Promise<{ saved: number }> {
+    return this.#run("saveResults", (ctx) => saveResults(ctx, runId, results));
+  }
+
+  /** Marks a run completed, failed or cancelled, with an optional summary and error message. */
+  finishRun(runId: string, options: FinishRunOptions): Promise<RunInfo> {
+    return this.#run("finishRun", (ctx) => finishRun(ctx, runId, options));
+  }
+
+  /** A stored run, or null. */
+  getRun(runId: string): Promise<RunInfo | null> {
+    return this.#run("getRun", (ctx) => getRun(ctx, runId));
+  }
+
+  /** Stored runs, newest first, optionally of one benchmark or status, a page at a time. */
+  listRuns(query?: RunQuery): Promise<RunInfo[]> {
+    return this.#run("listRuns", (ctx) => listRuns(ctx, query));
+  }
+
+  /** Stored results matching a query, exactly as saved, in saving order (stable for paging). */
+  loadResults(query?: ResultQuery): Promise<VerificationResult[]> {
+    return this.#run("loadResults", (ctx) => loadResults(ctx, query));
+  }
+
+  /** How many stored results match a query. */
+  countResults(query?: ResultQuery): Promise<number> {
+    return this.#run("countResults", (ctx) => countResults(ctx, query));
+  }
+
+  /**
+   * Imports a JSON results export (format 2.0 to 2.2; text or parsed) into a new completed run of a stored
+   * benchmark. Results of questions the benchmark does not hold are skipped and counted.
+   */
+  importVerificationResults(input: string | object, options: ImportOptions): Promise<ImportOutcome> {
+    return this.#run("importVerificationResults", (ctx) => importVerificationResults(ctx, input, options));
+  }
+
+  /** Deletes a run with its results; false when there was none. */
+  deleteRun(runId: string): Promise<boolean> {
+    return this.#run("deleteRun", (ctx) => deleteRun(ctx, runId));
+  }
+
+  /** Closes the connection (SQLite: the file; PostgreSQL: the pool). */
+  async close(): Promise<void> {
+    await this.#ctx.db.destroy();
+  }
+}
+
+/**
+ * Opens a karenina database, creating its tables when it is new and upgrading an older schema; data already
+ * stored is never dropped or rewritten.
+ * @param url a SQLite file path (`karenina.db`, the default), `sqlite:///relative.db`, `sqlite:////abs.db`,
+ * or `postgres://user:password@host:5432/db` (also `postgresql://`).
+ * @throws {StorageOpenError} when the URL is not supported, the file is not a SQLite database, its directory is
+ * missing or the server cannot be reached (the message names the URL, password masked, and the cause);
+ * {@link StorageSchemaError} when the schema is newer than this version understands.
+ * @example
+ * const storage = await openStorage(DEFAULT_DB_FILE);
+ * storage.dialect; // "sqlite"
+ * await storage.close();
+ */
+export function openStorage(url: string = DEFAULT_DB_FILE): Promise<Storage> {
+  return Storage.open(url);
+}
