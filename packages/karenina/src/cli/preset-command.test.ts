@@ -272,6 +272,18 @@ describe("karenina preset show", () => {
     expect(bad.err).toContain(`error: ${join(dir, "bad.json")}: config.`);
     expect(bad.err).toContain("config.replicate_count: Too small");
   });
+
+  test("a preset naming an unknown interface names the file, the field and the interfaces there are", async () => {
+    const models = (name: string) => [{ id: name, model_name: "m", interface: name }];
+    const config = { answering_models: models("magic"), parsing_models: models("openai") };
+    await writeFile(join(dir, "magic.json"), JSON.stringify({ name: "magic", config }));
+    const { code, err } = await run(["preset", "show", "magic", "--dir", dir]);
+    expect(code).toBe(EXIT.usage);
+    expect(err).toContain(
+      `${join(dir, "magic.json")}: config.answering_models[0].interface: unknown interface "magic"`,
+    );
+    expect(err).toMatch(/known: langchain, .*openai_endpoint/);
+  });
 });
 
 describe("karenina preset delete", () => {
