@@ -934,7 +934,8 @@ export class Benchmark implements Iterable<QuestionRecord> {
    * Verifies the finished questions (or `options.questionIds`) against the config's models (spec 04 §1):
    * templates are checked before any LLM call, then every task runs through the pipeline with the global
    * rubric. Resolves to the results and a summary; `onProgress` streams them as they finish, and
-   * `options.output` appends each to a JSONL run log.
+   * `options.output` appends each to a JSONL run log. Agents work under the benchmark's `workspaceRoot`
+   * unless `options.workspaceRoot` gives another (seed 002 §8).
    */
   async runVerification(
     config: VerificationConfig,
@@ -942,7 +943,11 @@ export class Benchmark implements Iterable<QuestionRecord> {
   ): Promise<VerificationRun> {
     const { questionIds, ...runOptions } = options;
     const questions = await pipelineQuestions(this, config, questionIds);
-    return runVerification(questions, config, { globalRubric: this.getGlobalRubric(), ...runOptions });
+    return runVerification(questions, config, {
+      globalRubric: this.getGlobalRubric(),
+      workspaceRoot: this.#workspaceRoot,
+      ...runOptions,
+    });
   }
 
   // ── rubrics ─────────────────────────────────────────────────────────────────────────────────────────

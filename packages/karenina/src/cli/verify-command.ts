@@ -13,6 +13,15 @@ import {
   SECRET_MASK,
 } from "../pipeline/index.js";
 import { DEFAULT_DB_FILE, openStorage } from "../storage/index.js";
+import {
+  AGENTIC_HELP,
+  type AgenticOptions,
+  addAgenticConfigOptions,
+  addAgenticRunOptions,
+  agenticRunOptions,
+  applyAgenticOptions,
+  checkAgenticRun,
+} from "./agentic-options.js";
 import { BUNDLED_EXAMPLE_CONFIG, BUNDLED_RECORDINGS } from "./bundled-example.js";
 import { BUNDLED_EXAMPLE, CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
 import { DbRunSink } from "./db-runs.js";
@@ -21,7 +30,7 @@ import { createProgressDisplay } from "./progress-display.js";
 import { runOutput, writeRunExport } from "./run-output.js";
 
 /** Options of `karenina verify`, as commander gives them. */
-export interface VerifyOptions {
+export interface VerifyOptions extends AgenticOptions {
   db?: string;
   answering?: string[];
   parsing?: string[];
@@ -166,6 +175,7 @@ export async function buildConfig(options: VerifyOptions, env: NodeJS.ProcessEnv
     input.async_max_workers = options.concurrency;
     input.max_concurrent_requests = options.concurrency;
   }
+  applyAgenticOptions(input, options);
   return parseVerificationConfig(input, { env });
 }
 
@@ -230,10 +240,10 @@ function resumeCommand(args: readonly string[]): string {
 
 /**
  * The options that shape a run's config, shared by `verify` and `preset save`: models, replicates,
- * concurrency, evaluation mode, the optional checks and the endpoint key's variable.
+ * concurrency, evaluation mode, the optional checks, the endpoint key's variable and the agentic options.
  */
 export function addConfigOptions(command: Command): Command {
-  return command
+  command
     .option("-a, --answering <spec>", "answering model interface:model[@base_url] (repeatable)", collect)
     .option("-p, --parsing <spec>", "judge (parsing) model interface:model[@base_url] (repeatable)", collect)
     .option("-r, --replicates <n>", "runs per question and model pair", integer("--replicates", 1))
@@ -259,6 +269,7 @@ export function addConfigOptions(command: Command): Command {
       ]),
     )
     .option("--endpoint-key-env <var>", "environment variable holding the API key of openai_endpoint models");
+  return addAgenticConfigOptions(command);
 }
 
 /** `karenina verify`. */
@@ -268,7 +279,7 @@ export function registerVerifyCommand(
   rawArgs: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): void {
-  addConfigOptions(
+  const verify = addConfigOptions(
     program
       .command("verify")
       .description(
@@ -312,7 +323,8 @@ export function registerVerifyCommand(
       "--dry-run",
       "call nothing and write nothing: print the tasks, LLM calls, estimated tokens and cost per model",
     )
-    .option("--json", "with --dry-run: print the plan as JSON")
+    .option("--json", "with --dry-run: print the plan as JSON");
+  addAgenticRunOptions(verify)
     .addHelpText(
       "after",
       `
@@ -342,6 +354,7 @@ summary line goes to stderr. Ctrl-C stops cleanly: finished results are kept and
 Exit code: 0 when the run completed, 1 when tasks failed to run, the run was interrupted or the pass rate is
 below --fail-under, 2 on bad usage.`,
     )
+    .addHelpText("after", AGENTIC_HELP)
     .action(async (checkpoint: string | undefined, options: VerifyOptions) => {
       if (options.resume && options.output === undefined)
         throw new CliUsageError("--resume needs --output (the run log to continue)");
@@ -355,6 +368,7 @@ below --fail-under, 2 on bad usage.`,
         );
       }
       const config = await buildConfig(options, env, recorded);
+      checkAgenticRun(config, options);
       const benchmark = await Benchmark.load(checkpoint ?? BUNDLED_EXAMPLE);
       const prices = options.prices === undefined ? undefined : await loadPriceTable(options.prices);
       if (options.dryRun) {
@@ -401,6 +415,7 @@ below --fail-under, 2 on bad usage.`,
           ...(recorded ? { recording: { dir: BUNDLED_RECORDINGS, mode: "replay" as const } } : {}),
           ...(prices === undefined ? {} : { prices }),
           ...(options.question === undefined ? {} : { questionIds: options.question }),
+          ...agenticRunOptions(options),
         });
         display.stop();
         if (output !== null && !run.summary.aborted) {

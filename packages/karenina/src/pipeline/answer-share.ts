@@ -1,3 +1,4 @@
+import type { Workspace } from "../agentic/index.js";
 import type { Message, UsageMetadata } from "../llm/index.js";
 import type { AgentMetrics } from "../results/index.js";
 
@@ -12,6 +13,8 @@ export interface SharedAnswer {
   usageUnavailable: boolean;
   agentMetrics: AgentMetrics | null;
   answeringMcpServers: string[] | null;
+  /** The directory the answering agent worked in; judges of a shared answer investigate this one. */
+  workspace?: Workspace | null;
 }
 
 interface Entry {
@@ -32,25 +35,26 @@ export class AnswerShare {
   /**
    * The shared answer of `key`, generating it with `generate` when this is the first task to ask.
    * `sharers` is the number of tasks that will ask for `key` (the entry is dropped after the last).
-   * `generated` tells the caller whether its own call produced it.
+   * `generate` is told how many tasks will receive what it produces (itself included), and `generated` tells
+   * the caller whether its own call produced it.
    */
   async getOrGenerate(
     key: string,
     sharers: number,
-    generate: () => Promise<SharedAnswer | null>,
+    generate: (receivers: number) => Promise<SharedAnswer | null>,
   ): Promise<{ answer: SharedAnswer | null; generated: boolean }> {
     const total = sharers;
     const existing = this.#entries.get(key);
     if (existing === undefined) {
-      if (total <= 1) return { answer: await generate(), generated: true };
-      const answer = generate();
+      if (total <= 1) return { answer: await generate(1), generated: true };
+      const answer = generate(total);
       this.#entries.set(key, { answer, remaining: total - 1 });
       return { answer: await answer, generated: true };
     }
     if (--existing.remaining <= 0) this.#entries.delete(key);
     const shared = await existing.answer.catch(() => null);
     if (shared !== null) return { answer: shared, generated: false };
-    return { answer: await generate(), generated: true };
+    return { answer: await generate(1), generated: true };
   }
 
   /** Keys currently held (for tests and memory checks). */

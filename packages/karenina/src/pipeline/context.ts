@@ -1,3 +1,4 @@
+import type { Workspace } from "../agentic/index.js";
 import type { ErrorCategory, Message, UsageMetadata } from "../llm/index.js";
 import type { Rubric } from "../model/index.js";
 import {
@@ -29,6 +30,11 @@ export interface Artifacts {
   /** The messages sent to the answering model. */
   conversationContext: Message[];
   recursionLimitReached: boolean;
+  /**
+   * The directory the answering agent worked in and judges investigate (seed 002 §2: `WORKSPACE_PATH` and
+   * `workspace_is_copy`); null when the task has none. Never persisted in the result.
+   */
+  workspace: Workspace | null;
   /** The answer was cut by a timeout and only part of it is known. */
   responseTimeoutPartial: boolean;
   answeringModelStr: string;
@@ -46,6 +52,9 @@ export interface Artifacts {
   /** The judge's answer: field name → value, ground truth never included. */
   parsedAnswer: Record<string, unknown>;
   parsingModelStr: string;
+  /** The agentic judge's investigation, as a raw trace (stage 7b). */
+  investigationTrace: string;
+  agenticParsingPerformed: boolean;
   /** The template's verdict on the parsed answer. */
   templateEvaluation: TemplateEvaluation;
   fieldVerificationResult: boolean;

@@ -52,6 +52,7 @@ export {
   type RunServicesOptions,
 } from "./services.js";
 export { checkStageDependencies, type Stage, StageDependencyError, shouldRunStage } from "./stage.js";
-export { registerStageExtensions, type StageExtensions, stagesFor } from "./stage-list.js";
+export { stagesFor } from "./stage-list.js";
+export { AgenticTraitModelError } from "./stages/agentic-rubric-evaluation.js";
 export { type PipelineQuestion, taskKey, type VerificationTask } from "./task.js";
 export * from "./task-eval/index.js";

@@ -1,4 +1,7 @@
 import {
+  type AgentPort,
+  type AgentResult,
+  type AgentRunOptions,
   type CallScheduler,
   cacheKey,
   type EmbeddingPort,
@@ -19,6 +22,8 @@ import type { RunStats } from "./run-stats.js";
 export interface PortProvider {
   llm(model: ModelConfig): LlmPort;
   parser(model: ModelConfig): ParserPort;
+  /** The model's agent (tool loop or deep agent, see `agentPortFor`). */
+  agent(model: ModelConfig): AgentPort;
   embedding(model: ModelConfig, embeddingModel: string): EmbeddingPort;
   /** Closes every port handed out. */
   close(): Promise<void>;
@@ -102,6 +107,26 @@ export class ModelCalls {
       () => true,
     );
     this.recorder.recordUsage(request.stage, result.usage, cached);
+    return result;
+  }
+
+  /**
+   * One agent run (answering agent or agentic judge), usage under `request.stage`. The run holds one slot of
+   * the model's endpoint in the run's scheduler for its whole length, so global and per-endpoint limits count
+   * it. It is neither retried as a whole (its tools may have changed files; the agent retries its own model
+   * calls) nor cached.
+   */
+  async runAgent(request: CallRequest & { options?: Omit<AgentRunOptions, "signal"> }): Promise<AgentResult> {
+    const { model, messages, options } = request;
+    const { scheduler, signal, stats } = this.services;
+    const port = this.services.ports.agent(model);
+    const result = await scheduler.run(
+      endpointKey(model),
+      (callSignal) => port.run(messages, { ...options, ...(callSignal ? { signal: callSignal } : {}) }),
+      { signal },
+    );
+    stats.calls += Math.max(1, result.turns);
+    this.recorder.recordUsage(request.stage, result.usage, false);
     return result;
   }
 

@@ -4,6 +4,7 @@ import { classifyError, describeException } from "./classify-error.js";
 import type { VerificationContext } from "./context.js";
 import { checkStageDependencies, type Stage, shouldRunStage } from "./stage.js";
 import { finalizeResult } from "./stages/finalize-result.js";
+import { releaseTaskWorkspace } from "./stages/task-workspace.js";
 
 /** The run was cancelled while a task ran: the task has no result and will run again on resume. */
 export class TaskAbortedError extends KareninaError {
@@ -13,6 +14,8 @@ export class TaskAbortedError extends KareninaError {
 /**
  * Runs one task's stages in order and builds its result (spec 04 §4): a stage that throws marks the task's
  * error (classified for retries) and later stages skip unless they run on errors; FinalizeResult always runs.
+ * The task's workspace is released before the result is built (cleanup warnings belong to it), and also when
+ * the task is cancelled.
  * @throws {StageDependencyError} when the stage list is inconsistent.
  * @throws {TaskAbortedError} when the run's signal aborted during the task.
  */
@@ -22,20 +25,24 @@ export async function runStages(
 ): Promise<VerificationResult> {
   checkStageDependencies(stages);
   const timestamp = localTimestamp(new Date(ctx.startedAt));
-  for (const stage of stages) {
-    if (ctx.aborted) throw new TaskAbortedError(`task ${ctx.task.key} was cancelled`);
-    ctx.currentStage = stage.name;
-    if (!shouldRunStage(stage, ctx)) continue;
-    try {
-      await stage.run(ctx);
-    } catch (error) {
-      if (ctx.aborted) throw new TaskAbortedError(`task ${ctx.task.key} was cancelled`, { cause: error });
-      const message = `Stage ${stage.name} raised exception: ${describeException(error)}`;
-      ctx.markError(message, classifyError(error, ctx.config.custom_error_patterns), stage.name);
-      if (stage.name === "ValidateTemplate") ctx.artifacts.templateValidationError = message;
+  try {
+    for (const stage of stages) {
+      if (ctx.aborted) throw new TaskAbortedError(`task ${ctx.task.key} was cancelled`);
+      ctx.currentStage = stage.name;
+      if (!shouldRunStage(stage, ctx)) continue;
+      try {
+        await stage.run(ctx);
+      } catch (error) {
+        if (ctx.aborted) throw new TaskAbortedError(`task ${ctx.task.key} was cancelled`, { cause: error });
+        const message = `Stage ${stage.name} raised exception: ${describeException(error)}`;
+        ctx.markError(message, classifyError(error, ctx.config.custom_error_patterns), stage.name);
+        if (stage.name === "ValidateTemplate") ctx.artifacts.templateValidationError = message;
+      }
     }
+    if (ctx.aborted) throw new TaskAbortedError(`task ${ctx.task.key} was cancelled`);
+    ctx.currentStage = "FinalizeResult";
+  } finally {
+    await releaseTaskWorkspace(ctx);
   }
-  if (ctx.aborted) throw new TaskAbortedError(`task ${ctx.task.key} was cancelled`);
-  ctx.currentStage = "FinalizeResult";
   return finalizeResult(ctx, timestamp);
 }

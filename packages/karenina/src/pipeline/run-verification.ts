@@ -84,6 +84,13 @@ export interface RunVerificationOptions {
   recording?: { dir: string; mode: "record" | "replay" };
   ports?: PortProvider;
   scheduler?: CallScheduler;
+  /**
+   * The benchmark's workspace root (seed 002 §8): agents work in directories resolved under it (a question's
+   * `workspace_path` relative to it). Needed by agentic parsing; `Benchmark.runVerification` passes its own.
+   */
+  workspaceRoot?: string | null;
+  /** Give answering tool-loop agents `run_command` in their workspace. Off by default: it is not a sandbox. */
+  agentCommands?: boolean;
 }
 
 /** A finished (or cancelled) run. */
@@ -143,6 +150,8 @@ export async function runVerification(
     ports:
       options.ports ?? new CachingPortProvider(options.recording ? { recording: options.recording } : {}),
     ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
+    workspaceRoot: options.workspaceRoot ?? null,
+    agentCommands: options.agentCommands ?? false,
   });
   const keep = options.keepResults ?? true;
   const results: VerificationResult[] = keep ? [...prior] : [];

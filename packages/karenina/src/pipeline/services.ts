@@ -1,4 +1,5 @@
 import {
+  type AgentPort,
   CallScheduler,
   type EmbeddingPort,
   type LlmPort,
@@ -9,6 +10,7 @@ import {
 import type { CallableRegistry } from "../rubrics/index.js";
 import { AnswerShare } from "./answer-share.js";
 import {
+  agentPortFor,
   embeddingPortFor,
   llmPortFor,
   type ModelConfig,
@@ -19,6 +21,7 @@ import {
 import type { CallServices, PortProvider } from "./model-calls.js";
 import type { PriceTable } from "./pricing.js";
 import { RunStats } from "./run-stats.js";
+import { WorkspaceLeases } from "./workspace-leases.js";
 
 /** Everything a run's tasks share: ports, scheduler, cache, answer sharing, replay, counters, cancellation. */
 export interface RunServices extends CallServices {
@@ -27,6 +30,12 @@ export interface RunServices extends CallServices {
   replay: ReplayStore | null;
   /** TypeScript functions for callable traits, by trait name; they win over code stored in the checkpoint. */
   callables: CallableRegistry | null;
+  /** The benchmark's workspace root (seed 002 §8): where agents' working directories are made; null if none. */
+  workspaceRoot: string | null;
+  /** Answering tool-loop agents get `run_command` in their workspace (off by default; not a sandbox). */
+  agentCommands: boolean;
+  /** Workspaces shared by the tasks of one shared answer: the last task to finish cleans up. */
+  workspaces: WorkspaceLeases;
 }
 
 const portKeys = new WeakMap<ModelConfig, string>();
@@ -65,6 +74,7 @@ export class CachingPortProvider implements PortProvider {
   readonly #routing: PortRoutingOptions;
   readonly #llms = new Map<string, LlmPort>();
   readonly #parsers = new Map<string, ParserPort>();
+  readonly #agents = new Map<string, AgentPort>();
   readonly #embedders = new Map<string, EmbeddingPort>();
 
   /** @param routing passed to the adapter routing, e.g. `recording` to record calls or replay them offline. */
@@ -80,6 +90,24 @@ export class CachingPortProvider implements PortProvider {
     return memo(this.#parsers, portKey(model), () => parserPortFor(model, this.#routing));
   }
 
+  /** Agent runs are live even when `routing.recording` replays single calls: recordings do not cover them. */
+  agent(model: ModelConfig): AgentPort {
+    const key = JSON.stringify([
+      portKey(model),
+      model.mcp_urls_dict,
+      model.mcp_tool_filter,
+      model.mcp_tool_description_overrides,
+      model.mcp_http_timeout,
+      model.mcp_sse_read_timeout,
+      model.agent_middleware,
+      model.agent_timeout,
+      model.agent_runtime,
+    ]);
+    return memo(this.#agents, key, () =>
+      agentPortFor(model, this.#routing.env === undefined ? {} : { env: this.#routing.env }),
+    );
+  }
+
   embedding(model: ModelConfig, embeddingModel: string): EmbeddingPort {
     return memo(this.#embedders, `${portKey(model)}\u0000${embeddingModel}`, () =>
       embeddingPortFor(
@@ -91,9 +119,15 @@ export class CachingPortProvider implements PortProvider {
   }
 
   async close(): Promise<void> {
-    const ports = [...this.#llms.values(), ...this.#parsers.values(), ...this.#embedders.values()];
+    const ports = [
+      ...this.#llms.values(),
+      ...this.#parsers.values(),
+      ...this.#agents.values(),
+      ...this.#embedders.values(),
+    ];
     this.#llms.clear();
     this.#parsers.clear();
+    this.#agents.clear();
     this.#embedders.clear();
     await Promise.allSettled(ports.map((port) => port.close()));
   }
@@ -147,6 +181,10 @@ export function createCallServices(
 export interface RunServicesOptions extends CallServicesOptions {
   replay?: ReplayStore | null;
   callables?: CallableRegistry | null;
+  /** The benchmark's workspace root (seed 002 §8); default none. */
+  workspaceRoot?: string | null;
+  /** Give answering tool-loop agents `run_command` in their workspace; default false. */
+  agentCommands?: boolean;
 }
 
 /** The services of a run: {@link createCallServices} plus answer sharing and the replay store. */
@@ -156,5 +194,8 @@ export function createRunServices(config: VerificationConfig, options: RunServic
     answers: new AnswerShare(),
     replay: options.replay ?? null,
     callables: options.callables ?? null,
+    workspaceRoot: options.workspaceRoot ?? null,
+    agentCommands: options.agentCommands ?? false,
+    workspaces: new WorkspaceLeases(),
   };
 }

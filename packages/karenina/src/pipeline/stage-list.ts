@@ -2,6 +2,8 @@ import { rubricTraits } from "../model/index.js";
 import type { VerificationConfig } from "./config/index.js";
 import type { Stage } from "./stage.js";
 import { abstentionCheckStage } from "./stages/abstention-check.js";
+import { agenticParseTemplateStage } from "./stages/agentic-parse-template.js";
+import { agenticRubricEvaluationStage } from "./stages/agentic-rubric-evaluation.js";
 import { deepJudgmentAutoFailStage } from "./stages/deep-judgment-auto-fail.js";
 import { deepJudgmentRubricAutoFailStage } from "./stages/deep-judgment-rubric-auto-fail.js";
 import { embeddingCheckStage } from "./stages/embedding-check.js";
@@ -15,22 +17,6 @@ import { traceValidationAutoFailStage } from "./stages/trace-validation-auto-fai
 import { validateTemplateStage } from "./stages/validate-template.js";
 import { verifyTemplateStage } from "./stages/verify-template.js";
 import type { VerificationTask } from "./task.js";
-
-/** Extra stages (the agentic issue's parse and rubric stages) and where they go. */
-export interface StageExtensions {
-  /** Replaces ParseTemplate when the config asks for agentic parsing. */
-  agenticParse?: (config: VerificationConfig) => Stage | null;
-  /** Runs after the rubric stages when the task's rubric has agentic traits. */
-  agenticRubric?: Stage;
-}
-
-let extensions: StageExtensions = {};
-
-/** Installs the stages other modules provide (called once by the agentic module). */
-export function registerStageExtensions(next: StageExtensions): void {
-  extensions = { ...extensions, ...next };
-  stageLists = new WeakMap();
-}
 
 function hasNonAgenticTraits(task: VerificationTask): boolean {
   const staticTraits = rubricTraits(task.rubric).some((trait) => trait.type !== "agentic");
@@ -62,7 +48,7 @@ export function stagesFor(config: VerificationConfig, task: VerificationTask): r
 }
 
 /** A run's stage lists, per config and rubric shape: every task of a run shares a handful of lists. */
-let stageLists = new WeakMap<VerificationConfig, Map<string, readonly Stage[]>>();
+const stageLists = new WeakMap<VerificationConfig, Map<string, readonly Stage[]>>();
 
 function buildStages(config: VerificationConfig, nonAgentic: boolean, agenticTraits: boolean): Stage[] {
   const templateMode = config.evaluation_mode !== "rubric_only";
@@ -78,13 +64,17 @@ function buildStages(config: VerificationConfig, nonAgentic: boolean, agenticTra
   if (config.abstention_enabled) stages.push(abstentionCheckStage);
   if (config.sufficiency_enabled && templateMode) stages.push(sufficiencyCheckStage);
   if (templateMode) {
-    const agentic = config.agentic_parsing ? (extensions.agenticParse?.(config) ?? null) : null;
-    stages.push(agentic ?? parseTemplateStage, verifyTemplateStage, embeddingCheckStage);
+    // Seed 002 §3: only one of 7a and 7b is ever in a pipeline.
+    stages.push(
+      config.agentic_parsing ? agenticParseTemplateStage : parseTemplateStage,
+      verifyTemplateStage,
+      embeddingCheckStage,
+    );
     if (config.deep_judgment_mode !== "disabled") stages.push(deepJudgmentAutoFailStage);
   }
   if (rubricMode && nonAgentic) {
     stages.push(rubricEvaluationStage, deepJudgmentRubricAutoFailStage);
   }
-  if (rubricMode && agenticTraits && extensions.agenticRubric) stages.push(extensions.agenticRubric);
+  if (rubricMode && agenticTraits) stages.push(agenticRubricEvaluationStage);
   return stages;
 }

@@ -181,9 +181,20 @@ describe("VerificationConfig cross-field rules", () => {
     ]);
     expect(
       problemsOf({ ...minimal, agentic_parsing: true, agentic_parsing_materialize_trace: true }),
-    ).toEqual([
-      "parsing_models.0.interface: agentic_parsing needs a deep-agent interface (claude_agent_sdk, langchain_deep_agents)",
-      "agentic_parsing_materialize_trace: needs a judge context that includes the trace",
+    ).toEqual(["agentic_parsing_materialize_trace: needs a judge context that includes the trace"]);
+  });
+
+  test("agentic parsing takes tool-loop judges (a deliberate difference), but not a judge without an agent", () => {
+    expect(parseVerificationConfig({ ...minimal, agentic_parsing: true }).agentic_parsing).toBe(true);
+    const manualJudge = { interface: "manual", manual_traces: {} };
+    expect(problemsOf({ ...minimal, agentic_parsing: true, parsing_models: [manualJudge] })).toEqual([
+      "parsing_models.0.interface: agentic_parsing needs a model that can run an agent; manual has none",
+    ]);
+  });
+
+  test("the dynamic agentic-parsing trigger is refused as not supported yet", () => {
+    expect(problemsOf({ ...minimal, agentic_parsing: true, agentic_parsing_trigger: "dynamic" })).toEqual([
+      "agentic_parsing_trigger: dynamic is not supported yet: use always (every answer is investigated)",
     ]);
   });
 

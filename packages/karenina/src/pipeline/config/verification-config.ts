@@ -190,16 +190,29 @@ function checkDeepJudgment(config: Fields, problem: Problem): void {
   }
 }
 
+/** Interfaces that replay answers given in advance: they have no agent to investigate with. */
+const NO_AGENT_INTERFACES = new Set(["manual", "taskeval"]);
+
+/**
+ * Agentic parsing's rules (spec 04 §2.2), with one deliberate difference (docs/decisions.md): any interface
+ * with an agent may judge — deep agents, and tool-loop models, which investigate with the built-in read-only
+ * workspace tools — not only deep agents.
+ */
 function checkAgenticParsing(config: Fields, problem: Problem): void {
-  if (config.agentic_parsing_trigger === "dynamic" && !config.agentic_parsing) {
-    problem(["agentic_parsing_trigger"], "dynamic requires agentic_parsing");
+  if (config.agentic_parsing_trigger === "dynamic") {
+    problem(
+      ["agentic_parsing_trigger"],
+      config.agentic_parsing
+        ? "dynamic is not supported yet: use always (every answer is investigated)"
+        : "dynamic requires agentic_parsing",
+    );
   }
   if (!config.agentic_parsing) return;
   config.parsing_models.forEach((model, index) => {
-    if (INTERFACES[model.interface]?.agentTier !== "deep_agent") {
+    if (NO_AGENT_INTERFACES.has(model.interface)) {
       problem(
         ["parsing_models", index, "interface"],
-        "agentic_parsing needs a deep-agent interface (claude_agent_sdk, langchain_deep_agents)",
+        `agentic_parsing needs a model that can run an agent; ${model.interface} has none`,
       );
     }
   });

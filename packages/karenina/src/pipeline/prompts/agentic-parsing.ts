@@ -17,7 +17,8 @@ export interface InvestigationCapabilities {
   commandExecution: boolean;
 }
 
-function toolsSentence(tools: InvestigationCapabilities): string {
+/** The sentence of an investigation prompt saying what the agent can do (agentic parsing and agentic traits). */
+export function toolsSentence(tools: InvestigationCapabilities): string {
   if (!tools.fileTools) return "You have no file tools: work from the material in the message.";
   const commands = tools.commandExecution
     ? "Do not run code or commands for this check."

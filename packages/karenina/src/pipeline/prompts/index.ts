@@ -24,9 +24,21 @@ export {
   type JudgeContextMode,
   judgeContextShows,
   MAX_REPORT_CHARS,
+  toolsSentence,
   truncateReport,
   unansweredFields,
 } from "./agentic-parsing.js";
+export {
+  type ScalarTraitReply,
+  type SharedInvestigationInput,
+  scalarTraitExtraction,
+  sharedTraitsInvestigationPrompt,
+  type TraitExtraction,
+  type TraitInvestigationInput,
+  templateTraitExtraction,
+  templateTraitSchema,
+  traitInvestigationPrompt,
+} from "./agentic-rubric.js";
 export {
   type AnsweringPromptInput,
   answeringMessages,

@@ -37,6 +37,9 @@ const ports: PortProvider = {
     },
     close: async () => {},
   }),
+  agent: () => {
+    throw new Error("no agents here");
+  },
   embedding: () => {
     throw new Error("no embeddings here");
   },

@@ -50,6 +50,23 @@ function noJudge(ctx: VerificationContext, modelStr: string): void {
 }
 
 /**
+ * Whether a task's answer goes to a parse stage (7a or 7b): scorable (no error, abstention or recursion limit),
+ * trace validation passed, not found insufficient, with an answer and a template, and not a replay that brings
+ * its verdict without the parsed answer.
+ */
+export function answerIsParseable(ctx: VerificationContext): boolean {
+  const { artifacts } = ctx;
+  return (
+    answerIsScorable(ctx) &&
+    artifacts.traceValidationFailed !== true &&
+    artifacts.sufficiencyDetected !== false &&
+    artifacts.rawLlmResponse !== undefined &&
+    artifacts.template !== undefined &&
+    !(artifacts.replayedVerdict !== undefined && artifacts.replayedParsedAnswer === undefined)
+  );
+}
+
+/**
  * Stage 7a (spec 04 §5.7): the judge (parsing model) extracts the template's fields from the answer. The
  * judge sees the judge schema only — never the ground truth. Templates without judge fields, and replayed
  * parsed answers, need no call. With template deep judgment on, the parse goes through its excerpt and
@@ -60,13 +77,7 @@ export const parseTemplateStage: Stage = {
   name: "ParseTemplate",
   needs: ["template", "rawLlmResponse"],
   gives: ["parsedAnswer", "parsingModelStr"],
-  shouldRun: (ctx) =>
-    answerIsScorable(ctx) &&
-    ctx.artifacts.traceValidationFailed !== true &&
-    ctx.artifacts.sufficiencyDetected !== false &&
-    ctx.artifacts.rawLlmResponse !== undefined &&
-    ctx.artifacts.template !== undefined &&
-    !(ctx.artifacts.replayedVerdict !== undefined && ctx.artifacts.replayedParsedAnswer === undefined),
+  shouldRun: answerIsParseable,
   async run(ctx) {
     const { artifacts, config, task, draft } = ctx;
     const template = artifacts.template as AnswerTemplate;

@@ -1,0 +1,8 @@
+// Hand-written test fixture: a sum with an off-by-one bug (the loop skips the first number).
+function sum(numbers) {
+  let total = 0;
+  for (let i = 1; i < numbers.length; i++) total += numbers[i];
+  return total;
+}
+
+module.exports = { sum };

@@ -1,0 +1,16 @@
+// Hand-written test fixture: exits non-zero when sum.js is wrong.
+const { sum } = require("./sum.js");
+
+const cases = [
+  [[1, 2, 3], 6],
+  [[5], 5],
+  [[], 0],
+];
+for (const [numbers, expected] of cases) {
+  const actual = sum(numbers);
+  if (actual !== expected) {
+    console.error(`sum(${JSON.stringify(numbers)}) = ${actual}, expected ${expected}`);
+    process.exit(1);
+  }
+}
+console.log("all tests pass");
