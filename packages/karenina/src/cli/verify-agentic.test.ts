@@ -273,6 +273,25 @@ describe("karenina verify --mcp", () => {
     expect(() => process.kill(pid, 0)).toThrow();
   });
 
+  test("trace validation runs on the MCP agent's trace: one that ends without a final answer fails, unjudged", async () => {
+    const file = await drugCheckpoint();
+    server.script(
+      {
+        match: { model: "answerer" },
+        reply: { toolCalls: [{ name: "lookup_gene", arguments: { drug: "venetoclax" } }] },
+      },
+      { match: { model: "answerer" }, reply: { text: "" } },
+    );
+    const pidFile = join(dir, "genes-empty.pid");
+    const command = `'${process.execPath}' '${fileURLToPath(new URL("stdio-server.mjs", MCP_FIXTURES))}' '${pidFile}'`;
+    const { code, result } = await verify(file, "--mcp", `genes=${command}`);
+    expect(code).toBe(EXIT.ok);
+    expect(result.template.raw_llm_response).toContain("lookup_gene");
+    expect(result.template.verify_result).toBe(false);
+    expect(result.trace_extraction_error).toEqual(expect.any(String));
+    expect(judgeRequests()).toHaveLength(0);
+  });
+
   test("a streamable-HTTP MCP server", async () => {
     const calls: unknown[] = [];
     const http = createServer(async (req, res) => {
