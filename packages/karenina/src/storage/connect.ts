@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -9,7 +9,7 @@ import {
   type SqliteDialectConfig,
   SqliteDriver,
 } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import { type Dialect, POSTGRES, SQLITE } from "./dialect.js";
 import { causeText, StorageOpenError } from "./errors.js";
 import type { StorageDatabase } from "./schema.js";
@@ -56,7 +56,9 @@ class KareninaSqliteDialect extends SqliteDialect {
   }
 }
 
-function openSqlite(file: string, database: string): Connection {
+// The drivers are loaded on first use: a program that opens only one kind of database loads one driver.
+async function openSqlite(file: string, database: string): Promise<Connection> {
+  const { default: Database } = await import("better-sqlite3");
   let handle: Database.Database | undefined;
   try {
     handle = new Database(file);
@@ -75,17 +77,23 @@ function openSqlite(file: string, database: string): Connection {
 }
 
 // JSON comes back as text, as from SQLite (we parse it ourselves); counts (int8) as numbers, not strings.
-const PG_TYPES = {
+const pgTypes = (types: typeof pg.types) => ({
   getTypeParser: ((oid: number, format?: "text" | "binary") => {
-    const { builtins } = pg.types;
+    const { builtins } = types;
     if (oid === builtins.INT8) return Number;
     if (oid === builtins.JSON || oid === builtins.JSONB) return (text: string) => text;
-    return pg.types.getTypeParser(oid, format);
+    return types.getTypeParser(oid, format);
   }) as typeof pg.types.getTypeParser,
-};
+});
 
 async function openPostgres(connectionString: string, database: string): Promise<Connection> {
-  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 15_000, types: PG_TYPES });
+  const { default: pg } = await import("pg");
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: 15_000,
+    types: pgTypes(pg.types),
+  });
   // An idle pooled client losing its server emits "error" on the pool; unhandled it would end the process.
   // The next query on the pool then fails and reports it.
   pool.on("error", () => {});

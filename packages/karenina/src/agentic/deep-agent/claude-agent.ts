@@ -3,7 +3,6 @@
  * `query()`, working in the run's workspace with its own tools (Read, Write, Edit, Bash, ...) and the run's
  * MCP servers. The whole session becomes the trace.
  */
-import { query } from "@anthropic-ai/claude-agent-sdk";
 import {
   AdapterUnavailableError,
   type AgentPort,
@@ -123,6 +122,8 @@ export function claudeAgentPort(settings: ClaudeAgentSettings): AgentPort {
       const frames: SdkFrame[] = [];
       const { prompt, system } = promptOf(messages);
       try {
+        // Loaded on first use: the SDK is large and only deep-agent runs need it.
+        const { query } = await import("@anthropic-ai/claude-agent-sdk");
         const stream = query({
           prompt,
           options: claudeQueryOptions({

@@ -4,9 +4,7 @@
  * returned toolbox when the run ends, which closes every session and stops every stdio child.
  */
 import type { JSONSchema7 } from "@ai-sdk/provider";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { dynamicTool, jsonSchema, type Tool, type ToolSet } from "ai";
 import type { McpAttachment, McpServerConfig } from "../../llm/index.js";
@@ -58,11 +56,22 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function transportFor(
+// Loaded on first use: the MCP SDK is large and only runs with MCP servers need it.
+const mcpSdk = async () => {
+  const [client, stdio, http] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+  ]);
+  return { ...client, ...stdio, ...http };
+};
+
+async function transportFor(
   config: McpServerConfig,
   workingDir: string | undefined,
   stderr: { tail: string },
-): Transport {
+): Promise<Transport> {
+  const { getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport } = await mcpSdk();
   if (config.type === "http") {
     const headers =
       config.headers === undefined ? undefined : { requestInit: { headers: { ...config.headers } } };
@@ -89,9 +98,10 @@ async function connect(
   options: AttachOptions,
 ): Promise<Connection> {
   const stderr = { tail: "" };
+  const { Client } = await mcpSdk();
   const client = new Client(CLIENT_INFO);
   try {
-    await client.connect(transportFor(config, options.workingDir, stderr), {
+    await client.connect(await transportFor(config, options.workingDir, stderr), {
       timeout,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });

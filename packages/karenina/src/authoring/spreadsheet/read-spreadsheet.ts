@@ -1,7 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { extname } from "node:path";
 import { parse } from "csv-parse/sync";
-import ExcelJS from "exceljs";
 import { SpreadsheetError } from "./errors.js";
 import {
   type Cell,
@@ -143,6 +142,8 @@ function xlsxCell(value: unknown): Cell {
 }
 
 async function readXlsx(path: string, sheet: string | undefined): Promise<ReadSheet> {
+  // Loaded on first use: exceljs is large and only .xlsx files need it.
+  const { default: ExcelJS } = await import("exceljs");
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.readFile(path);
