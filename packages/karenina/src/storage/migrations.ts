@@ -169,9 +169,19 @@ async function initialSchema(db: AnyDb, d: Dialect): Promise<void> {
   await createViews(db, d);
 }
 
+// Pages of a run's results are read in saving order (run, then row id): this index serves them without a scan.
+async function runResultsOrderIndex(db: AnyDb): Promise<void> {
+  await db.schema
+    .createIndex("verification_results_run_order_idx")
+    .on("verification_results")
+    .columns(["run_id", "id"])
+    .execute();
+}
+
 /** Every migration, oldest first; names sort in the order they run. */
 const MIGRATIONS: ReadonlyArray<readonly [string, (db: AnyDb, d: Dialect) => Promise<void>]> = [
   ["0001_initial", initialSchema],
+  ["0002_run_results_order", runResultsOrderIndex],
 ];
 
 const KNOWN_MIGRATIONS = MIGRATIONS.map(([name]) => name);

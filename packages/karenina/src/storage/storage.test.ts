@@ -12,6 +12,7 @@ import { createTestDatabase, postgresForTests, type TestDatabase } from "../test
 import { manyResults, richResult, timedOutResult } from "./__fixtures__/results.js";
 import {
   openStorage,
+  STORAGE_SCHEMA_VERSION,
   type Storage,
   StorageInputError,
   StorageNotFoundError,
@@ -473,6 +474,22 @@ describe.each(targets)("storage on $name", (target) => {
       ]);
     });
 
+    test("a database at schema version 1 is brought to the current version, keeping its rows", async () => {
+      const first = await open();
+      await first.saveBenchmark(benchmarkWith("bench", ["q1", "q2"]));
+      const run = await first.startRun({ runName: "old", benchmarkName: "bench" });
+      await first.saveResults(run.id, manyResults(["q1", "q2"], 4));
+      await first.close();
+      // Back to what version 1 wrote: no ordering index, and only the first migration recorded.
+      await rawQuery(url, "DROP INDEX verification_results_run_order_idx");
+      await rawQuery(url, "DELETE FROM karenina_migrations WHERE name <> '0001_initial'");
+      const upgraded = await open(url);
+      expect(await upgraded.countResults({ runId: run.id })).toBe(4);
+      const names = await rawQuery(url, "SELECT name FROM karenina_migrations ORDER BY name");
+      expect(names.map((row) => row.name)).toEqual(["0001_initial", "0002_run_results_order"]);
+      expect(STORAGE_SCHEMA_VERSION).toBe(2);
+    });
+
     test("reopening a database keeps what it holds", async () => {
       const first = await open();
       await first.saveBenchmark(benchmarkWith("bench", ["q1"]));
@@ -487,13 +504,13 @@ describe.each(targets)("storage on $name", (target) => {
       await storage.close();
       await rawQuery(
         url,
-        "INSERT INTO karenina_migrations (name, timestamp) VALUES ('0002_future', '2030-01-01')",
+        "INSERT INTO karenina_migrations (name, timestamp) VALUES ('0999_future', '2030-01-01')",
       );
       const error = await openStorage(url).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StorageSchemaError);
       expect((error as Error).message).toBe(
-        `${storage.database}: the database schema is at version 2 (migration 0002_future), newer than this ` +
-          "karenina understands (schema version 1). Nothing was changed; upgrade karenina to open it",
+        `${storage.database}: the database schema is at version 999 (migration 0999_future), newer than this ` +
+          `karenina understands (schema version ${STORAGE_SCHEMA_VERSION}). Nothing was changed; upgrade karenina to open it`,
       );
       expect(await rawQuery(url, "SELECT name FROM benchmarks")).toEqual([{ name: "bench" }]);
     });
