@@ -13,6 +13,9 @@ export interface AgenticOptions {
   mcp?: string[];
   workspaceRoot?: string;
   allowCommands?: boolean;
+  captureWorkspaces?: "full" | "produced";
+  captureDir?: string;
+  captureExclude?: string[];
 }
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
@@ -49,6 +52,21 @@ export function addAgenticConfigOptions(command: Command): Command {
     .option(
       "--keep-workspaces",
       "keep the agents' working copies after the run (they are removed by default), e.g. --workspace-root ./ws --keep-workspaces",
+    )
+    .addOption(
+      new Option(
+        "--capture-workspaces <mode>",
+        "after each task, copy its workspace to --capture-dir: all of it (full) or only the files it created or changed (produced), e.g. --capture-workspaces produced --capture-dir ./captures",
+      ).choices(["full", "produced"]),
+    )
+    .option(
+      "--capture-dir <dir>",
+      "where workspaces are captured, one directory per result plus manifest.jsonl (manifest.json once the run completes), e.g. --capture-dir ./captures",
+    )
+    .option(
+      "--capture-exclude <pattern>",
+      "(repeatable) a glob left out of produced captures, besides .venv/, __pycache__/, *.pyc and the like, e.g. --capture-exclude '*.log' --capture-exclude 'tmp/'",
+      collect,
     )
     .option(
       "--mcp <name=url_or_command>",
@@ -88,6 +106,29 @@ function withTurnLimit(model: unknown, maxTurns: number): unknown {
 }
 
 /**
+ * Writes the capture options into a config input: `workspace_output_mode`, `workspace_output_dir`,
+ * `workspace_output_exclude_patterns`.
+ * @throws {CliUsageError} for a capture mode without a capture dir, or patterns given for a full capture.
+ */
+function applyCaptureOptions(input: Record<string, unknown>, options: AgenticOptions): void {
+  if (options.captureWorkspaces !== undefined) input.workspace_output_mode = options.captureWorkspaces;
+  if (options.captureDir !== undefined) input.workspace_output_dir = options.captureDir;
+  if (options.captureExclude !== undefined) input.workspace_output_exclude_patterns = options.captureExclude;
+  const mode = input.workspace_output_mode ?? "none";
+  const given = options.captureWorkspaces !== undefined || options.captureDir !== undefined;
+  if (given && mode !== "none" && !input.workspace_output_dir)
+    throw new CliUsageError(
+      `--capture-workspaces ${String(mode)} needs --capture-dir DIR (where the captures go)`,
+    );
+  if (given && mode === "none")
+    throw new CliUsageError("--capture-dir needs --capture-workspaces full|produced (what to capture)");
+  if (options.captureExclude !== undefined && mode !== "produced")
+    throw new CliUsageError(
+      "--capture-exclude applies to produced captures only (a full capture copies everything): add --capture-workspaces produced",
+    );
+}
+
+/**
  * Writes the agentic options into a config input (before it is validated): `agentic_parsing`,
  * `agentic_judge_context`, `workspace_copy`, `workspace_cleanup`, the judge's `agentic_parsing_max_turns` and the
  * answering models' turn limit, and the answering models' MCP servers.
@@ -98,6 +139,7 @@ export function applyAgenticOptions(input: Record<string, unknown>, options: Age
   if (options.judgeContext !== undefined) input.agentic_judge_context = options.judgeContext;
   if (options.workspaceCopy === false) input.workspace_copy = false;
   if (options.keepWorkspaces) input.workspace_cleanup = false;
+  applyCaptureOptions(input, options);
   let answering = Array.isArray(input.answering_models) ? (input.answering_models as unknown[]) : [];
   if (options.agentMaxTurns !== undefined) {
     const maxTurns = options.agentMaxTurns;
@@ -156,4 +198,9 @@ Agentic evaluation (docs/agentic.md):
       --workspace-root ./workspaces --agentic-parsing --agent-max-turns 40 --keep-workspaces
 Given a workspace root, a task that uses agentic parsing, agentic rubric traits, MCP or a deep agent runs its
 answering model as an agent in a copy of its question's workspace: tool-loop models get list_files, read_file,
-search_files and write_file there (run_command with --allow-commands); judges get the reading tools only.`;
+search_files and write_file there (run_command with --allow-commands); judges get the reading tools only.
+Capture what the agents left (one directory per result, listed in manifest.json):
+  karenina verify bench.jsonld -a openai:gpt-4.1 -p openai:gpt-4.1-mini --workspace-root ./workspaces \\
+      --agentic-parsing --capture-workspaces produced --capture-dir ./captures --capture-exclude '*.log'
+  karenina verify bench.jsonld -a openai:gpt-4.1 -p openai:gpt-4.1-mini --workspace-root ./workspaces \\
+      --agentic-parsing --capture-workspaces full --capture-dir ./captures   # agents work in the captures`;

@@ -143,6 +143,27 @@ describe("karenina verify --dry-run", () => {
     expect(plan.assumptions).toContain("Left out: 1 finished task of the run being resumed.");
   });
 
+  test("--agentic-parsing --workspace-root prints the agent turns and agentic stages, calling nothing", async () => {
+    const file = await checkpoint(2);
+    const before = await files();
+    const root = join(dir, "workspaces");
+    const { code, out } = await runKarenina(
+      ...scriptedVerifyArgs(server.baseURL, file, "--agentic-parsing", "--workspace-root", root, "--dry-run"),
+    );
+    expect(code).toBe(EXIT.ok);
+    expect(server.requests).toHaveLength(0);
+    expect(await files()).toEqual(before);
+    // 2 answers of 5 agent turns, 2 investigations of 5 turns, 2 extractions; no plain parsing call.
+    expect(out).toMatch(/^ {2}answer_generation +10 +[\d,]+ +1,080$/m);
+    expect(out).toMatch(/^ {2}agentic_parsing_investigation +10 +[\d,]+ +[\d,]+$/m);
+    expect(out).toMatch(/^ {2}agentic_parsing_extraction +2 +[\d,]+ +50$/m);
+    const stageTable = out.slice(out.indexOf("LLM calls per stage"), out.indexOf("Estimated cost"));
+    expect(stageTable).not.toMatch(/^ {2}parsing /m);
+    expect(out).toMatch(/^ {2}agent_turn +16 +60 +default$/m);
+    expect(out).toContain("5 model turns each");
+    expect(out).not.toContain("Not estimated");
+  });
+
   test("--json without --dry-run is a usage error, and --help shows a dry-run example", async () => {
     const file = await checkpoint(1);
     const misuse = await runKarenina(...scriptedVerifyArgs(server.baseURL, file, "--json"));

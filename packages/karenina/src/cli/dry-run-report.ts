@@ -27,6 +27,10 @@ export interface DryRunRequest {
   /** `--resume`: the run log whose finished tasks the run would skip. */
   resumeLog?: string;
   json: boolean;
+  /** `--workspace-root DIR`: tasks with agent answerers or agentic traits work in workspaces; else the benchmark's root. */
+  workspaceRoot?: string;
+  /** `--allow-commands`: answering tool-loop agents are offered `run_command`. */
+  agentCommands?: boolean;
   /** Assumptions the CLI adds (e.g. that the bundled example is answered from recordings). */
   notes?: readonly string[];
 }
@@ -157,6 +161,8 @@ export async function runDryRun(io: CliIo, request: DryRunRequest): Promise<void
   const questions = await pipelineQuestions(benchmark, config, request.questionIds);
   const plan = await planDryRun(questions, config, {
     globalRubric: benchmark.getGlobalRubric(),
+    workspaceRoot: request.workspaceRoot ?? benchmark.workspaceRoot,
+    agentCommands: request.agentCommands === true,
     ...(request.prices === undefined ? {} : { priceTable: request.prices.table }),
     ...(request.cacheDir === undefined
       ? {}

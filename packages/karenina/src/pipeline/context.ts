@@ -55,6 +55,8 @@ export interface Artifacts {
   /** The agentic judge's investigation, as a raw trace (stage 7b). */
   investigationTrace: string;
   agenticParsingPerformed: boolean;
+  /** Dynamic parsing's decision reply was malformed and escalated (stage 7b′): the result gets a caveat. */
+  parseDecisionMalformed: boolean;
   /** The template's verdict on the parsed answer. */
   templateEvaluation: TemplateEvaluation;
   fieldVerificationResult: boolean;

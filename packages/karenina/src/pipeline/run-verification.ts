@@ -1,3 +1,4 @@
+import { compactManifest } from "../agentic/index.js";
 import { type CallScheduler, type ReplayStore, ResponseCache } from "../llm/index.js";
 import type { DynamicRubric, Rubric } from "../model/index.js";
 import { canonicalKey, isVerificationResult, type VerificationResult } from "../results/index.js";
@@ -119,6 +120,16 @@ async function priorResults(options: RunVerificationOptions): Promise<Verificati
 }
 
 /**
+ * A fully complete batch compacts its workspace capture manifest (spec 05 §12.8): `manifest.jsonl` becomes
+ * `manifest.json`. An interrupted one leaves the JSONL, which its resume appends to.
+ */
+async function compactCaptureManifest(config: VerificationConfig): Promise<void> {
+  const outputDir = config.workspace_output_dir;
+  if (config.workspace_output_mode === "none" || outputDir === null || outputDir === "") return;
+  await compactManifest(outputDir);
+}
+
+/**
  * Runs a verification (spec 04 §15): plans the tasks, runs them with the config's concurrency through one
  * scheduler, appends each result to the run log as it finishes, and resolves to the results and a summary.
  * Progress, including every result, is streamed through `onProgress`.
@@ -223,6 +234,7 @@ export async function runVerification(
       aborted: outcome.aborted,
     });
   }
+  if (!outcome.aborted && outcome.failures.length === 0) await compactCaptureManifest(config);
   options.onProgress?.({ type: "end", summary });
   return { results, failures: outcome.failures, summary };
 }

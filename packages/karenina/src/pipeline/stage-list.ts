@@ -6,6 +6,7 @@ import { agenticParseTemplateStage } from "./stages/agentic-parse-template.js";
 import { agenticRubricEvaluationStage } from "./stages/agentic-rubric-evaluation.js";
 import { deepJudgmentAutoFailStage } from "./stages/deep-judgment-auto-fail.js";
 import { deepJudgmentRubricAutoFailStage } from "./stages/deep-judgment-rubric-auto-fail.js";
+import { dynamicParseTemplateStage } from "./stages/dynamic-parse-template.js";
 import { embeddingCheckStage } from "./stages/embedding-check.js";
 import { generateAnswerStage } from "./stages/generate-answer.js";
 import { parseTemplateStage } from "./stages/parse-template.js";
@@ -50,6 +51,12 @@ export function stagesFor(config: VerificationConfig, task: VerificationTask): r
 /** A run's stage lists, per config and rubric shape: every task of a run shares a handful of lists. */
 const stageLists = new WeakMap<VerificationConfig, Map<string, readonly Stage[]>>();
 
+/** The parse stage: 7a, or with `agentic_parsing` 7b (trigger `always`) or 7b′ (trigger `dynamic`). */
+function parseStage(config: VerificationConfig): Stage {
+  if (!config.agentic_parsing) return parseTemplateStage;
+  return config.agentic_parsing_trigger === "dynamic" ? dynamicParseTemplateStage : agenticParseTemplateStage;
+}
+
 function buildStages(config: VerificationConfig, nonAgentic: boolean, agenticTraits: boolean): Stage[] {
   const templateMode = config.evaluation_mode !== "rubric_only";
   const rubricMode = config.evaluation_mode !== "template_only";
@@ -64,12 +71,8 @@ function buildStages(config: VerificationConfig, nonAgentic: boolean, agenticTra
   if (config.abstention_enabled) stages.push(abstentionCheckStage);
   if (config.sufficiency_enabled && templateMode) stages.push(sufficiencyCheckStage);
   if (templateMode) {
-    // Seed 002 §3: only one of 7a and 7b is ever in a pipeline.
-    stages.push(
-      config.agentic_parsing ? agenticParseTemplateStage : parseTemplateStage,
-      verifyTemplateStage,
-      embeddingCheckStage,
-    );
+    // Seed 002 §3: only one of 7a, 7b and 7b′ is ever in a pipeline.
+    stages.push(parseStage(config), verifyTemplateStage, embeddingCheckStage);
     if (config.deep_judgment_mode !== "disabled") stages.push(deepJudgmentAutoFailStage);
   }
   if (rubricMode && nonAgentic) {

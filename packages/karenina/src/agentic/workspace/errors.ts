@@ -73,3 +73,16 @@ export class WorkspaceCopyError extends WorkspaceError {
     super(`cannot copy the workspace ${source} to ${destination} (${reason})`, { cause });
   }
 }
+
+/** The capture manifest of a workspace output directory cannot be written or read. */
+export class CaptureManifestError extends WorkspaceError {
+  override readonly name = "CaptureManifestError";
+
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${file}: ${problem}`, options);
+  }
+}

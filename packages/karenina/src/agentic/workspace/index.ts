@@ -1,4 +1,28 @@
 export {
+  type CaptureMode,
+  type CaptureOutcome,
+  type CaptureRequest,
+  captureDestination,
+  captureExcludes,
+  captureWorkspace,
+  DEFAULT_CAPTURE_EXCLUDES,
+  type ExcludeTest,
+  excludeTest,
+  type FileFingerprint,
+  producedPaths,
+  snapshotWorkspace,
+  type WorkspaceSnapshot,
+} from "./capture.js";
+export {
+  appendManifestRow,
+  type CaptureManifestRow,
+  CaptureManifestRowSchema,
+  compactManifest,
+  manifestLogPath,
+  manifestPath,
+  parseManifestLines,
+} from "./capture-manifest.js";
+export {
   type CleanupOptions,
   type CleanupOutcome,
   type CleanupSkipReason,
@@ -7,6 +31,7 @@ export {
 } from "./cleanup.js";
 export { confinedPath } from "./containment.js";
 export {
+  CaptureManifestError,
   WorkspaceCopyError,
   WorkspaceError,
   WorkspaceEscapeError,

@@ -1,5 +1,6 @@
 import { chmod, cp, lstat, mkdir, readlink, realpath, rm, stat, symlink } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { type ExcludeTest, snapshotWorkspace, type WorkspaceSnapshot } from "./capture.js";
 import { confinedPath } from "./containment.js";
 import {
   WorkspaceCopyError,
@@ -25,6 +26,13 @@ export interface WorkspaceRequest {
   now?: Date;
   /** The process id that names the working directory; this process's by default. */
   pid?: number;
+  /**
+   * `full` workspace capture with an output dir (spec 05 §12.2): the capture destination, which becomes the
+   * working directory itself (not a copy: never cleaned up). Ignored when the agent works in the original.
+   */
+  outputPath?: string | null;
+  /** `produced` workspace capture: take the baseline snapshot once the directory is prepared, these paths left out. */
+  baseline?: { exclude: ExcludeTest } | null;
 }
 
 /** The directory an agent works in, as seed 002 §2 resolves it. */
@@ -43,6 +51,8 @@ export interface Workspace {
    * (following them, an agent could reach the original files or anything else).
    */
   readonly skippedLinks: readonly string[];
+  /** The files as they were before the agent ran, when a `produced` capture asked for them. */
+  readonly baseline?: WorkspaceSnapshot;
 }
 
 /** Workspaces this process created: the only ones cleanup may delete. */
@@ -131,10 +141,65 @@ async function copyTree(source: string, destination: string): Promise<string[]> 
   return copyLinks(links, realSource, destination);
 }
 
-function remember(workspace: Workspace): Workspace {
-  const frozen = Object.freeze({ ...workspace, skippedLinks: Object.freeze([...workspace.skippedLinks]) });
-  created.add(frozen);
-  return frozen;
+/** A prepared working directory, before it is frozen; `created` when this process made it. */
+type Prepared = { workspace: Omit<Workspace, "baseline">; created: boolean };
+
+/**
+ * Makes the capture destination of a `full` capture the working directory (spec 05 §12.2): a directory left
+ * there by an earlier capture of the same result id is replaced.
+ */
+async function claimOutputPath(path: string): Promise<string> {
+  try {
+    await rm(path, { recursive: true, force: true });
+    await mkdir(path, { recursive: true });
+    return path;
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new WorkspaceError(`cannot create the working directory ${path} (${reason})`, { cause: error });
+  }
+}
+
+async function prepare(request: WorkspaceRequest): Promise<Prepared> {
+  if (request.root === null) throw new WorkspaceRootMissingError(request.questionId);
+  const root = resolve(request.root);
+  const suffix = runSuffix(request.now ?? new Date(), request.pid ?? process.pid, request.replicate);
+  const workspacePath = normaliseWorkspacePath(request.workspacePath);
+  const outputPath = request.outputPath == null ? null : resolve(request.outputPath);
+
+  if (workspacePath === null) {
+    if (outputPath !== null) {
+      const path = await claimOutputPath(outputPath);
+      return { workspace: { path, isCopy: false, source: null, skippedLinks: [] }, created: true };
+    }
+    // A root that cannot be created fails on the next line, with the working directory's path in the error.
+    await mkdir(root, { recursive: true }).catch(() => undefined);
+    const path = await claimDirectory(root, `${questionDirStem(request.questionId)}_${suffix}`);
+    return { workspace: { path, isCopy: true, source: null, skippedLinks: [] }, created: true };
+  }
+
+  const source = await sourceDirectory(root, request.questionId, workspacePath);
+  if (!request.copy) {
+    return { workspace: { path: source, isCopy: false, source, skippedLinks: [] }, created: false };
+  }
+  if (source === root) {
+    throw new WorkspaceEscapeError(
+      `question ${request.questionId}: workspace_path`,
+      request.workspacePath ?? "",
+      root,
+      "it names the workspace root itself, and a working copy of it would land inside it",
+    );
+  }
+  const path =
+    outputPath === null
+      ? await claimDirectory(dirname(source), `${basename(source)}_${suffix}`)
+      : await claimOutputPath(outputPath);
+  try {
+    const skippedLinks = await copyTree(source, path);
+    return { workspace: { path, isCopy: outputPath === null, source, skippedLinks }, created: true };
+  } catch (error) {
+    await rm(path, { recursive: true, force: true });
+    throw new WorkspaceCopyError(source, path, error);
+  }
 }
 
 /**
@@ -151,6 +216,10 @@ function remember(workspace: Workspace): Workspace {
  * The suffix is `run_<YYYYMMDDTHHMMSS>_pid<pid>[_rep<N>]`. Should that name exist already (two tasks of the
  * same question, process and second), `_2`, `_3`, ... is appended rather than reusing it.
  *
+ * With an `outputPath` (a `full` capture, spec 05 §12.2) the fresh directory or the copy is made there instead,
+ * replacing what is there, and is not a copy: cleanup never removes it. With `baseline`, the prepared
+ * directory's files are fingerprinted for a `produced` capture.
+ *
  * @example
  * const at = new Date(2025, 0, 2, 3, 4, 5);
  * const ws = await resolveWorkspace({ root: "workspaces", questionId: "q1", workspacePath: null, copy: true, replicate: 2, now: at, pid: 42 });
@@ -159,34 +228,15 @@ function remember(workspace: Workspace): Workspace {
  * (await cleanupWorkspace(ws, { cleanup: true })).status; // "removed"
  */
 export async function resolveWorkspace(request: WorkspaceRequest): Promise<Workspace> {
-  if (request.root === null) throw new WorkspaceRootMissingError(request.questionId);
-  const root = resolve(request.root);
-  const suffix = runSuffix(request.now ?? new Date(), request.pid ?? process.pid, request.replicate);
-  const workspacePath = normaliseWorkspacePath(request.workspacePath);
-
-  if (workspacePath === null) {
-    // A root that cannot be created fails on the next line, with the working directory's path in the error.
-    await mkdir(root, { recursive: true }).catch(() => undefined);
-    const path = await claimDirectory(root, `${questionDirStem(request.questionId)}_${suffix}`);
-    return remember({ path, isCopy: true, source: null, skippedLinks: [] });
-  }
-
-  const source = await sourceDirectory(root, request.questionId, workspacePath);
-  if (!request.copy) return Object.freeze({ path: source, isCopy: false, source, skippedLinks: [] });
-  if (source === root) {
-    throw new WorkspaceEscapeError(
-      `question ${request.questionId}: workspace_path`,
-      request.workspacePath ?? "",
-      root,
-      "it names the workspace root itself, and a working copy of it would land inside it",
-    );
-  }
-  const path = await claimDirectory(dirname(source), `${basename(source)}_${suffix}`);
-  try {
-    const skippedLinks = await copyTree(source, path);
-    return remember({ path, isCopy: true, source, skippedLinks });
-  } catch (error) {
-    await rm(path, { recursive: true, force: true });
-    throw new WorkspaceCopyError(source, path, error);
-  }
+  const { workspace, created: madeHere } = await prepare(request);
+  const baseline = request.baseline
+    ? await snapshotWorkspace(workspace.path, request.baseline.exclude)
+    : null;
+  const frozen: Workspace = Object.freeze({
+    ...workspace,
+    skippedLinks: Object.freeze([...workspace.skippedLinks]),
+    ...(baseline === null ? {} : { baseline }),
+  });
+  if (madeHere) created.add(frozen);
+  return frozen;
 }

@@ -192,10 +192,13 @@ describe("VerificationConfig cross-field rules", () => {
     ]);
   });
 
-  test("the dynamic agentic-parsing trigger is refused as not supported yet", () => {
-    expect(problemsOf({ ...minimal, agentic_parsing: true, agentic_parsing_trigger: "dynamic" })).toEqual([
-      "agentic_parsing_trigger: dynamic is not supported yet: use always (every answer is investigated)",
-    ]);
+  test("spec 05 §12.5 the dynamic agentic-parsing trigger is accepted with agentic_parsing", () => {
+    const config = parseVerificationConfig({
+      ...minimal,
+      agentic_parsing: true,
+      agentic_parsing_trigger: "dynamic",
+    });
+    expect(config.agentic_parsing_trigger).toBe("dynamic");
   });
 
   test("k-shot few-shot needs k >= 1", () => {

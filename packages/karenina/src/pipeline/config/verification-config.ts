@@ -199,13 +199,8 @@ const NO_AGENT_INTERFACES = new Set(["manual", "taskeval"]);
  * workspace tools — not only deep agents.
  */
 function checkAgenticParsing(config: Fields, problem: Problem): void {
-  if (config.agentic_parsing_trigger === "dynamic") {
-    problem(
-      ["agentic_parsing_trigger"],
-      config.agentic_parsing
-        ? "dynamic is not supported yet: use always (every answer is investigated)"
-        : "dynamic requires agentic_parsing",
-    );
+  if (config.agentic_parsing_trigger === "dynamic" && !config.agentic_parsing) {
+    problem(["agentic_parsing_trigger"], "dynamic requires agentic_parsing");
   }
   if (!config.agentic_parsing) return;
   config.parsing_models.forEach((model, index) => {

@@ -1,6 +1,7 @@
 /**
  * The stages a dry run reports calls under: the run's stages that call a model. Deep judgment covers template
  * and rubric deep judgment except the final template parse, which counts as `parsing` (as the run's usage does).
+ * The agentic stages are named as the run's usage names them.
  */
 export const DRY_RUN_STAGES = [
   "answer_generation",
@@ -10,10 +11,19 @@ export const DRY_RUN_STAGES = [
   "deep_judgment",
   "rubric",
   "embedding",
+  "dynamic_parsing_decision",
+  "agentic_parsing_investigation",
+  "agentic_parsing_extraction",
+  "rubric_agentic_trait_investigation",
+  "rubric_agentic_trait_extraction",
 ] as const;
 export type DryRunStage = (typeof DRY_RUN_STAGES)[number];
 
-/** The kinds of call whose reply lengths differ: each has its own output-token default. */
+/**
+ * The kinds of call whose reply lengths differ: each has its own output-token default. `agent_turn` is a turn of
+ * an agent that calls a tool; `agentic_report` the last turn of an agentic judge's investigation (its report); `agentic_decision` the screening
+ * call of dynamic agentic parsing.
+ */
 export const CALL_KINDS = [
   "answer_generation",
   "abstention",
@@ -27,6 +37,9 @@ export const CALL_KINDS = [
   "rubric_metric",
   "embedding",
   "embedding_equivalence",
+  "agent_turn",
+  "agentic_report",
+  "agentic_decision",
 ] as const;
 export type CallKind = (typeof CALL_KINDS)[number];
 
@@ -56,6 +69,9 @@ export const OUTPUT_TOKEN_DEFAULTS: Readonly<Record<CallKind, OutputTokenDefault
   rubric_metric: { perCall: 20, perItem: 15, item: "instruction" },
   embedding: flat(0),
   embedding_equivalence: flat(2),
+  agent_turn: flat(60),
+  agentic_report: { perCall: 60, perItem: 40, item: "schema field or criterion" },
+  agentic_decision: { perCall: 40, perItem: 15, item: "schema field" },
 });
 
 /** Mean output tokens per call of each kind seen in a response cache, and how many calls the mean is over. */

@@ -1,3 +1,5 @@
+export { ASSUMED_AGENT_TURNS, ASSUMED_TOOL_RESULT_TOKENS } from "./agent-calls.js";
+export { ESCALATION_PROBABILITY } from "./agentic-calls.js";
 export { cacheEntryOutput, outputTokenHistory, readOutputTokenHistory } from "./cache-history.js";
 export {
   CALL_KINDS,

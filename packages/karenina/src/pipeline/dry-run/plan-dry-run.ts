@@ -1,14 +1,21 @@
+import { workspaceTools } from "../../agentic/index.js";
 import type { ReplayStore } from "../../llm/index.js";
 import { type DynamicRubric, type Rubric, rubricTraits, templateId } from "../../model/index.js";
 import { type AnswerTemplate, loadTemplate } from "../../templates/index.js";
-import type { VerificationConfig } from "../config/index.js";
+import { agentTierFor, type ModelConfig, usesAgentPort, type VerificationConfig } from "../config/index.js";
 import { taskPlan } from "../planning.js";
 import { costOf, DEFAULT_PRICES, type PriceTable } from "../pricing.js";
-import { answeringMessages, promptForTask } from "../prompts/index.js";
+import { answeringMessages, promptForTask, workspaceParagraph } from "../prompts/index.js";
 import { stagesFor } from "../stage-list.js";
 import type { PipelineQuestion, VerificationTask } from "../task.js";
+import {
+  agentRunCalls,
+  agentTraceTokens,
+  estimatedWorkspacePath,
+  toolDefinitionTokens,
+} from "./agent-calls.js";
 import { assumptionsOf, type Facts } from "./assumptions.js";
-import { CALL_KINDS, DRY_RUN_STAGES, type OutputTokenHistory, outputTokensFor } from "./call-kinds.js";
+import { CALL_KINDS, DRY_RUN_STAGES, type OutputTokenHistory } from "./call-kinds.js";
 import type { DryRunModelCost, DryRunPlan, DryRunStageCount } from "./dry-run-plan.js";
 import { CallPlanner, type PlannedCall } from "./planned-call.js";
 import { AnswerSharing, answererKey, modelLabel, Tally } from "./tally.js";
@@ -27,6 +34,13 @@ export interface DryRunOptions {
   skipKeys?: ReadonlySet<string>;
   /** The replay store the run would use: its answers need no answering call. */
   replay?: ReplayStore | null;
+  /**
+   * The run's workspace root: with one, tasks with an agent answerer or agentic traits work in a workspace (and
+   * their answering model runs as an agent). Agentic parsing always counts a workspace (the run needs a root).
+   */
+  workspaceRoot?: string | null;
+  /** Whether answering tool-loop agents get `run_command` (`agentCommands` of the run). */
+  agentCommands?: boolean;
 }
 
 /** A question's loaded template, or why its tasks fail at ValidateTemplate, before any call. */
@@ -63,8 +77,8 @@ type Answer = Exclude<AnswerSource, { kind: "missing" }>;
 class DryRunWalk {
   readonly tally = new Tally();
   readonly #sharing = new AnswerSharing();
-  /** Answering prompt tokens by question and answering model (replicates send the same prompt). */
-  readonly #answerTokens = new Map<string, number>();
+  /** Answering calls by question and answering model (replicates send the same prompts). */
+  readonly #answerCalls = new Map<string, PlannedCall[]>();
   /** Judge calls by question, judge interface and answer source: judges of one family get the same prompts. */
   readonly #judged = new Map<string, JudgeCalls>();
   readonly #planners = new Map<string, CallPlanner>();
@@ -98,54 +112,131 @@ class DryRunWalk {
     const judge = modelLabel(task.parsing, "parsing");
     const embeddings = `${this.config.embedding_check_model} (embeddings)`;
     for (const call of judged.calls) {
+      if (call.stage.endsWith("_investigation") && agentTierFor(call.model ?? task.parsing) === "deep_agent")
+        tally.agents.add("deep_agent");
       if (call.target === "embedding") tally.call(call, embeddings, this.config.embedding_check_model);
+      else if (call.model !== undefined)
+        tally.call(call, modelLabel(call.model, "parsing"), call.model.model_name ?? "unknown");
       else tally.call(call, judge, task.parsing.model_name ?? "unknown");
     }
   }
 
-  /** The answering call: its real prompt, and the estimated answer length. */
+  /** The task's working directory, as the run resolves one (seed 002 §2); null when it gets none. */
+  #workspace(task: VerificationTask): string | null {
+    const root = this.options.workspaceRoot ?? null;
+    const agenticTraits = rubricTraits(task.rubric).some((trait) => trait.type === "agentic");
+    const wants =
+      this.config.agentic_parsing || (root !== null && (usesAgentPort(task.answering) || agenticTraits));
+    return wants ? estimatedWorkspacePath(root, task.question) : null;
+  }
+
+  /** Whether the live answer of `task` is an agent run: seed 002 §1's rule, or a task with a workspace. */
+  #answersAsAgent(task: VerificationTask): boolean {
+    return this.#workspace(task) !== null || usesAgentPort(task.answering);
+  }
+
+  #planner(family: string): CallPlanner {
+    let planner = this.#planners.get(family);
+    if (planner === undefined) {
+      planner = new CallPlanner(this.config, family, this.counter, this.options.outputTokenHistory);
+      this.#planners.set(family, planner);
+    }
+    return planner;
+  }
+
+  /** The answering calls: one call with the real prompt, or an agent run's turns; the answer of the estimated length. */
   #answer(task: VerificationTask): void {
     this.tally.answersGenerated++;
     const key = `${task.question.id}\t${answererKey(task.answering)}`;
-    let inputTokens = this.#answerTokens.get(key);
-    if (inputTokens === undefined) {
-      const messages = answeringMessages({
-        systemPrompt: task.answering.system_prompt,
-        generationInstructions: promptForTask(this.config.prompt_config, "generation"),
-        question: task.question.text,
-        fewShotExamples: task.fewShotExamples,
-      });
-      inputTokens = this.counter.messages(messages);
-      this.#answerTokens.set(key, inputTokens);
+    let calls = this.#answerCalls.get(key);
+    if (calls === undefined) {
+      calls = this.#answeringCalls(task);
+      this.#answerCalls.set(key, calls);
     }
-    const call: PlannedCall = {
+    const label = modelLabel(task.answering, "answering");
+    for (const call of calls) this.tally.call(call, label, task.answering.model_name ?? "unknown");
+  }
+
+  #answeringCalls(task: VerificationTask): PlannedCall[] {
+    const model = task.answering;
+    const workspace = this.#workspace(task);
+    const deep = agentTierFor(model) === "deep_agent";
+    const commands = this.options.agentCommands === true;
+    const messages = answeringMessages({
+      systemPrompt: model.system_prompt,
+      generationInstructions: promptForTask(this.config.prompt_config, "generation"),
+      question: task.question.text,
+      fewShotExamples: task.fewShotExamples,
+      workspaceParagraph:
+        workspace === null
+          ? null
+          : workspaceParagraph(workspace, {
+              supportsCodeExecution: deep || commands,
+              usesSandboxedExecution: false,
+            }),
+    });
+    const planner = this.#planner(model.interface);
+    if (!this.#answersAsAgent(task)) {
+      return [
+        {
+          stage: "answer_generation",
+          kind: "answer_generation",
+          target: "answering",
+          inputTokens: this.counter.messages(messages),
+          outputTokens: planner.output("answer_generation"),
+        },
+      ];
+    }
+    this.tally.agents.add(deep ? "deep_agent" : "tool_loop");
+    if (Object.keys(model.mcp_urls_dict ?? {}).length > 0) this.tally.agents.add("mcp");
+    const toolTokens =
+      workspace === null || deep
+        ? 0
+        : toolDefinitionTokens(
+            planner,
+            commands ? "commands" : "read_write",
+            workspaceTools(workspace, { mode: "read_write", allowCommands: commands }),
+          );
+    return agentRunCalls(planner, {
       stage: "answer_generation",
-      kind: "answer_generation",
       target: "answering",
-      inputTokens,
-      outputTokens: outputTokensFor("answer_generation", 0, this.options.outputTokenHistory),
-    };
-    this.tally.call(call, modelLabel(task.answering, "answering"), task.answering.model_name ?? "unknown");
+      messages,
+      toolTokens,
+      maxTurns: answeringTurnLimit(model),
+      final: { kind: "answer_generation", items: 0 },
+    });
+  }
+
+  /** The length of a live answer's whole trace, as agentic judges see it. */
+  #traceTokens(task: VerificationTask, planner: CallPlanner): number {
+    if (!this.#answersAsAgent(task)) return planner.answerTokens;
+    return agentTraceTokens(planner, answeringTurnLimit(task.answering), planner.answerTokens);
   }
 
   #judgeCalls(task: VerificationTask, source: Answer, template: AnswerTemplate | null): JudgeCalls {
     const family = task.parsing.interface;
-    const by = source.kind === "live" ? "live" : `${source.by}\t${answererKey(task.answering)}`;
+    const planner = this.#planner(family);
+    const workspacePath = source.kind === "supplied" && source.by === "replay" ? null : this.#workspace(task);
+    const traceTokens = source.kind === "live" ? this.#traceTokens(task, planner) : 0;
+    const by =
+      source.kind === "live" ? `live\t${traceTokens}` : `${source.by}\t${answererKey(task.answering)}`;
     const replicate = source.kind === "supplied" && source.by === "replay" ? `\t${task.replicate ?? 0}` : "";
-    const key = `${task.question.id}\t${family}\t${by}${replicate}`;
+    const key = `${task.question.id}\t${family}\t${by}${replicate}\t${workspacePath ?? ""}`;
     let calls = this.#judged.get(key);
     if (calls === undefined) {
-      let planner = this.#planners.get(family);
-      if (planner === undefined) {
-        planner = new CallPlanner(this.config, family, this.counter, this.options.outputTokenHistory);
-        this.#planners.set(family, planner);
-      }
       const stages = stagesFor(this.config, task).map((stage) => stage.name);
-      calls = judgeCalls(planner, task, stages, source, template);
+      calls = judgeCalls(planner, task, stages, source, template, { traceTokens, workspacePath });
       this.#judged.set(key, calls);
     }
     return calls;
   }
+}
+
+/** An answering agent's turn limit: `agent_middleware.limits.model_call_limit`, else the tool loop's 25. */
+function answeringTurnLimit(model: ModelConfig): number {
+  const limits = (model.agent_middleware as { limits?: { model_call_limit?: unknown } } | null)?.limits;
+  const limit = limits?.model_call_limit;
+  return typeof limit === "number" && limit >= 1 ? limit : 25;
 }
 
 function planOf(config: VerificationConfig, priceTable: Readonly<PriceTable>, facts: Facts): DryRunPlan {

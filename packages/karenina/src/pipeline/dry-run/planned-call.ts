@@ -1,5 +1,5 @@
 import type { Message } from "../../llm/index.js";
-import type { VerificationConfig } from "../config/index.js";
+import type { ModelConfig, VerificationConfig } from "../config/index.js";
 import { assemblePrompt, type PromptTask, promptMessages } from "../prompts/index.js";
 import { type CallKind, type DryRunStage, type OutputTokenHistory, outputTokensFor } from "./call-kinds.js";
 import type { Placeholders, TokenCounter } from "./token-counter.js";
@@ -10,8 +10,12 @@ export interface PlannedCall {
   kind: CallKind;
   /** Who receives it: the task's answering or parsing (judge) model, or the run's embedding model. */
   target: "answering" | "parsing" | "embedding";
+  /** A judge other than the task's parsing model (an agentic trait's `model_override`). */
+  model?: ModelConfig;
   inputTokens: number;
   outputTokens: number;
+  /** The chance the call is made (default 1): an escalation of dynamic agentic parsing counts as `p` of a call. */
+  weight?: number;
 }
 
 /** Marks where a prompt holds the answer the answering model would give; counted as the estimated answer length. */
@@ -22,6 +26,10 @@ export const EXCERPT_MARKER = "⟦excerpt⟧";
 export const SEARCH_MARKER = "⟦search results⟧";
 /** Marks a deep-judgment reasoning text. */
 export const REASONING_MARKER = "⟦reasoning⟧";
+/** Marks the answering trace shown to an agentic judge; counted as the estimated trace length. */
+export const TRACE_MARKER = "⟦trace⟧";
+/** Marks an agentic investigation's report in its extraction prompt; counted as the estimated report length. */
+export const REPORT_MARKER = "⟦report⟧";
 
 /** Excerpts assumed per deep-judgment attribute or trait (fewer when the configured maximum is lower). */
 export const ASSUMED_EXCERPTS = 2;
@@ -65,6 +73,21 @@ export class CallPlanner {
     return this.output("answer_generation");
   }
 
+  /** The input tokens of a call with these messages, the placeholders in them counted at their estimated lengths. */
+  tokens(messages: readonly Message[], placeholders: Placeholders = {}): number {
+    return this.counter.messages(messages, {
+      [ANSWER_MARKER]: this.answerTokens,
+      [EXCERPT_MARKER]: ASSUMED_EXCERPT_TOKENS,
+      [SEARCH_MARKER]: ASSUMED_SEARCH_TOKENS,
+      ...placeholders,
+    });
+  }
+
+  /** The tokens of a plain text (a tool definition). */
+  textTokens(text: string): number {
+    return this.counter.text(text);
+  }
+
   /** A judge call with these messages, the placeholders in them counted at their estimated lengths. */
   call(
     stage: DryRunStage,
@@ -73,17 +96,11 @@ export class CallPlanner {
     items = 0,
     placeholders: Placeholders = {},
   ): PlannedCall {
-    const sizes = {
-      [ANSWER_MARKER]: this.answerTokens,
-      [EXCERPT_MARKER]: ASSUMED_EXCERPT_TOKENS,
-      [SEARCH_MARKER]: ASSUMED_SEARCH_TOKENS,
-      ...placeholders,
-    };
     return {
       stage,
       kind,
       target: "parsing",
-      inputTokens: this.counter.messages(messages, sizes),
+      inputTokens: this.tokens(messages, placeholders),
       outputTokens: this.output(kind, items),
     };
   }

@@ -46,6 +46,8 @@ export class Tally {
   answersSupplied = 0;
   /** Tasks with a dynamic rubric to check for presence. */
   dynamicRubrics = 0;
+  /** The kinds of answering agent whose runs were estimated (MCP: one with MCP servers). */
+  readonly agents = new Set<"tool_loop" | "deep_agent" | "mcp">();
 
   task(task: VerificationTask): void {
     this.tasks++;
@@ -58,16 +60,20 @@ export class Tally {
     this.pairs.set(key, pair);
   }
 
+  /** Adds a call: a weighted call (made with some chance) adds its weight in calls and its expected tokens. */
   call(call: PlannedCall, model: string, priceKey: string): void {
+    const weight = call.weight ?? 1;
+    const input = Math.round(call.inputTokens * weight);
+    const output = Math.round(call.outputTokens * weight);
     const stage = this.stages.get(call.stage) ?? {
       stage: call.stage,
       calls: 0,
       inputTokens: 0,
       outputTokens: 0,
     };
-    stage.calls++;
-    stage.inputTokens += call.inputTokens;
-    stage.outputTokens += call.outputTokens;
+    stage.calls += weight;
+    stage.inputTokens += input;
+    stage.outputTokens += output;
     this.stages.set(call.stage, stage);
     const totals = this.models.get(model) ?? {
       priceKey,
@@ -77,13 +83,13 @@ export class Tally {
       outputTokens: 0,
     };
     totals.roles.add(call.target);
-    totals.calls++;
-    totals.inputTokens += call.inputTokens;
-    totals.outputTokens += call.outputTokens;
+    totals.calls += weight;
+    totals.inputTokens += input;
+    totals.outputTokens += output;
     this.models.set(model, totals);
     const kind = this.kinds.get(call.kind) ?? { calls: 0, outputTokens: 0 };
-    kind.calls++;
-    kind.outputTokens += call.outputTokens;
+    kind.calls += weight;
+    kind.outputTokens += output;
     this.kinds.set(call.kind, kind);
   }
 

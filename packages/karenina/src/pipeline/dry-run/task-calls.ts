@@ -11,7 +11,13 @@ import {
 import type { AnswerTemplate } from "../../templates/index.js";
 import { displayString, type ModelConfig, modelIdentity } from "../config/index.js";
 import type { VerificationTask } from "../task.js";
-import { ANSWER_MARKER, type CallPlanner, type PlannedCall } from "./planned-call.js";
+import {
+  type AgenticJudging,
+  agenticParseCalls,
+  agenticTraitCalls,
+  dynamicParseCalls,
+} from "./agentic-calls.js";
+import { ANSWER_MARKER, type CallPlanner, type PlannedCall, TRACE_MARKER } from "./planned-call.js";
 import { rubricCalls } from "./rubric-calls.js";
 import { abstentionCall, embeddingCalls, parseCalls, sufficiencyCall } from "./template-calls.js";
 
@@ -103,7 +109,8 @@ export interface JudgeCalls {
  * The judge-side calls of one task whose stage list is `stages`, on its happy path: no error, no abstention,
  * every answer sufficient, the embedding check's calls counted as if the field check failed. A live answer is
  * the answer placeholder; a supplied one is its own text. An answer whose final AI message cannot be extracted
- * stops the template stages (or the rubric stage) as the run does.
+ * stops the template stages (or the rubric stage) as the run does. Agentic judges see a live answer's whole
+ * trace as a placeholder of `workspace.traceTokens`, and the task's workspace, if any.
  */
 export function judgeCalls(
   planner: CallPlanner,
@@ -111,11 +118,18 @@ export function judgeCalls(
   stages: readonly string[],
   source: Exclude<AnswerSource, { kind: "missing" }>,
   template: AnswerTemplate | null,
+  agent: { traceTokens: number; workspacePath: string | null },
 ): JudgeCalls {
   const { config } = planner;
   const trace = source.kind === "live" ? [assistantMessage(ANSWER_MARKER)] : source.trace;
   const input = prepareEvaluationInput(trace, config.use_full_trace_for_template);
   const judging = { question: task.question.text, response: input.text };
+  const agentic: AgenticJudging = {
+    question: task.question.text,
+    trace: source.kind === "live" ? TRACE_MARKER : prepareEvaluationInput(source.trace, true).text,
+    traceTokens: agent.traceTokens,
+    workspacePath: agent.workspacePath,
+  };
   const calls: PlannedCall[] = [];
   const unestimated: string[] = [];
   for (const stage of stages) {
@@ -127,6 +141,26 @@ export function judgeCalls(
       if (input.error !== null) break;
       const skip = source.kind === "supplied" && source.skipParse;
       if (template !== null && !skip) calls.push(...parseCalls(planner, judging, template));
+    } else if (stage === "AgenticParseTemplate") {
+      if (input.error !== null) break;
+      const skip = source.kind === "supplied" && source.skipParse;
+      if (template !== null && !skip)
+        calls.push(...agenticParseCalls(planner, agentic, template, task.parsing));
+    } else if (stage === "DynamicParseTemplate") {
+      const skip = source.kind === "supplied" && source.skipParse;
+      const final = prepareEvaluationInput(trace, false);
+      if (template !== null && !skip)
+        calls.push(
+          ...dynamicParseCalls(
+            planner,
+            agentic,
+            template,
+            task.parsing,
+            final.error === null ? final.text : null,
+          ),
+        );
+    } else if (stage === "AgenticRubricEvaluation") {
+      calls.push(...agenticTraitCalls(planner, agentic, task.rubric, task.parsing));
     } else if (stage === "EmbeddingCheck") {
       if (config.embedding_check_enabled && template !== null)
         calls.push(...embeddingCalls(planner, task.question.text, template));

@@ -5,7 +5,7 @@ import { type Message, messageText } from "../../llm/index.js";
 export const DRY_RUN_TOKENIZER = "o200k_base";
 
 /** Chat-format overhead of OpenAI's models: tokens around each message, and the reply primer of a call. */
-const TOKENS_PER_MESSAGE = 3;
+export const TOKENS_PER_MESSAGE = 3;
 const TOKENS_PER_CALL = 3;
 
 /**

@@ -44,6 +44,8 @@ export interface InvestigationPromptInput extends PromptSettings {
   mode: JudgeContextMode;
   /** The answering agent's raw trace; shown when the mode includes the trace. */
   trace: string | null;
+  /** The file the trace was materialised to: named instead of the trace inline (spec 05 §12.3). */
+  traceFile?: string | null;
   /** The workspace directory as the agent sees it; shown when the mode includes it and there is one. */
   workspacePath: string | null;
   tools: InvestigationCapabilities;
@@ -72,17 +74,31 @@ function investigationSystem(input: InvestigationPromptInput): string {
 }
 
 /**
+ * How an investigation prompt shows the answering trace: inline in a tagged block, or — materialised — the
+ * file it is in, which the judge searches and reads with its tools. Null when there is no trace.
+ */
+export function answeringTraceBlock(trace: string | null, traceFile: string | null): string | null {
+  if (traceFile !== null) {
+    return `Answering agent trace: it is in the file ${traceFile}. Search it (grep) and read the parts you need with your tools.`;
+  }
+  return trace === null ? null : taggedBlock("Answering agent trace", "trace", trace);
+}
+
+/**
  * The investigation prompt of the agentic parse stage (task `agentic_parsing_investigation`): the system text
- * carries the judge schema (never ground truth); the user text the question, then — by judge-context mode — the
- * answering trace and the workspace directory.
+ * carries the judge schema (never ground truth); the user text the question, the screening reasoning of a dynamic
+ * parse that escalated, then — by judge-context mode — the answering trace (or its file) and the workspace
+ * directory.
  */
 export function investigationPrompt(input: InvestigationPromptInput): JudgePrompt {
   const shows = judgeContextShows(input.mode);
   const parts = [`Question: ${input.question}`];
   if (input.screeningReasoning)
     parts.push(taggedBlock("Screening reasoning", "screening", input.screeningReasoning));
-  if (shows.trace && input.trace !== null)
-    parts.push(taggedBlock("Answering agent trace", "trace", input.trace));
+  if (shows.trace) {
+    const trace = answeringTraceBlock(input.trace, input.traceFile ?? null);
+    if (trace !== null) parts.push(trace);
+  }
   if (shows.workspace && input.workspacePath !== null)
     parts.push(`Workspace directory: ${input.workspacePath}`);
   return assemblePrompt(

@@ -3,6 +3,7 @@ import { type StructuredSchema, zodStructuredSchema } from "../../llm/index.js";
 import { type AgenticTrait, isTemplateKind, type TemplateKind } from "../../model/index.js";
 import { coerceToSchema, describeProblems, type JsonSchema } from "../../templates/index.js";
 import {
+  answeringTraceBlock,
   type InvestigationCapabilities,
   judgeContextShows,
   toolsSentence,
@@ -17,6 +18,8 @@ export interface TraitInvestigationInput extends PromptSettings {
   question: string;
   /** The answering agent's raw trace; shown when the trait's `context_mode` includes the trace. */
   trace: string | null;
+  /** The file the trace was materialised to, for a trait with `materialize_trace`: named instead of the trace. */
+  traceFile?: string | null;
   /** The workspace directory as the agent sees it; shown unless the mode is `trace_only`. */
   workspacePath: string | null;
   tools: InvestigationCapabilities;
@@ -28,6 +31,8 @@ export interface SharedInvestigationInput extends PromptSettings {
   question: string;
   /** The answering trace, when any trait's mode includes it; else null. */
   trace: string | null;
+  /** The file the trace was materialised to, when any trait materialises it: named instead of the trace. */
+  traceFile?: string | null;
   /** The workspace directory, when any trait's mode includes it; else null. */
   workspacePath: string | null;
   tools: InvestigationCapabilities;
@@ -60,9 +65,15 @@ function classList(trait: AgenticTrait): string {
   return bulletList(Object.entries(trait.classes ?? {}).map(([label, meaning]) => `${label}: ${meaning}`));
 }
 
-function investigationUser(question: string, trace: string | null, workspacePath: string | null): string {
+function investigationUser(
+  question: string,
+  trace: string | null,
+  traceFile: string | null,
+  workspacePath: string | null,
+): string {
   const parts = [`Question: ${question}`];
-  if (trace !== null) parts.push(taggedBlock("Answering agent trace", "trace", trace));
+  const traceBlock = answeringTraceBlock(trace, traceFile);
+  if (traceBlock !== null) parts.push(traceBlock);
   if (workspacePath !== null) parts.push(`Workspace directory: ${workspacePath}`);
   return parts.join("\n\n");
 }
@@ -84,6 +95,7 @@ export function traitInvestigationPrompt(input: TraitInvestigationInput): JudgeP
   const user = investigationUser(
     input.question,
     shows.trace ? input.trace : null,
+    shows.trace ? (input.traceFile ?? null) : null,
     shows.workspace ? input.workspacePath : null,
   );
   return assemblePrompt("rubric_agentic_trait_investigation", { system, user }, input);
@@ -101,7 +113,7 @@ export function sharedTraitsInvestigationPrompt(input: SharedInvestigationInput)
     "Report your findings for each criterion under its name: they will be read criterion by criterion.",
     ...input.traits.map((trait) => `For "${trait.name}": ${kindSentence(trait)}`),
   ].join("\n\n");
-  const user = investigationUser(input.question, input.trace, input.workspacePath);
+  const user = investigationUser(input.question, input.trace, input.traceFile ?? null, input.workspacePath);
   return assemblePrompt("rubric_agentic_trait_investigation", { system, user }, input);
 }
 

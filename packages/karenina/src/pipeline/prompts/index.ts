@@ -17,6 +17,7 @@ export {
 } from "./adapter-additions.js";
 export {
   agenticExtractionPrompt,
+  answeringTraceBlock,
   type ExtractionPromptInput,
   type InvestigationCapabilities,
   type InvestigationPromptInput,
@@ -28,6 +29,14 @@ export {
   truncateReport,
   unansweredFields,
 } from "./agentic-parsing.js";
+export {
+  type DecisionOutcome,
+  type DecisionPromptInput,
+  type DecisionReply,
+  DecisionReplySchema,
+  decisionPrompt,
+  readDecisionReply,
+} from "./agentic-parsing-decision.js";
 export {
   type ScalarTraitReply,
   type SharedInvestigationInput,

@@ -13,32 +13,49 @@ import {
 import type { Stage } from "../stage.js";
 import { judgeAgentModel, judgeRun } from "./agentic-judge.js";
 import { answerIsParseable, templateStructuredSchema } from "./parse-template.js";
+import { materializeTrace } from "./trace-file.js";
+
+/** What an agentic parse run is told and how its errors read: plain 7b, or 7b′ escalating. */
+export interface AgenticParseOptions {
+  /** The reasoning of the dynamic screening that escalated here (spec 05 §12.5 step 6). */
+  screeningReasoning?: string | null;
+  /** The first words of the task's error messages: `Agentic`, or `Dynamic agentic` for an escalation. */
+  errorPrefix: "Agentic" | "Dynamic agentic";
+}
 
 /**
  * Step 1 (spec 05 §12.3): the parsing model, as an agent, investigates — the workspace and/or the answering
- * trace, as `agentic_judge_context` says. Its system prompt carries the judge schema (never the ground
- * truth). Null, with the task's error set, when the investigation fails or hits its turn or time limit; the
- * trace it produced is stored either way.
+ * trace, as `agentic_judge_context` says; with `agentic_parsing_materialize_trace`, the trace is a file it
+ * reads rather than text in its prompt. Its system prompt carries the judge schema (never the ground truth).
+ * Null, with the task's error set, when the investigation fails or hits its turn or time limit; the trace it
+ * produced is stored either way.
  */
-async function investigate(ctx: VerificationContext, template: AnswerTemplate): Promise<AgentResult | null> {
+async function investigate(
+  ctx: VerificationContext,
+  template: AnswerTemplate,
+  options: AgenticParseOptions,
+  traceFile: string | null,
+): Promise<AgentResult | null> {
   const { config, task, artifacts } = ctx;
   const model = judgeAgentModel(task.parsing);
   const workspace = artifacts.workspace ?? null;
   const shows = judgeContextShows(config.agentic_judge_context);
-  if (config.agentic_parsing_materialize_trace) {
-    ctx.warn("agentic_parsing_materialize_trace is not supported yet: the trace is inlined in the prompt");
-  }
-  const run = judgeRun(model, workspace, shows.workspace, {
-    maxTurns: config.agentic_parsing_max_turns,
-    timeoutSeconds: config.agentic_parsing_timeout,
-  });
+  const run = judgeRun(
+    model,
+    workspace,
+    shows.workspace,
+    { maxTurns: config.agentic_parsing_max_turns, timeoutSeconds: config.agentic_parsing_timeout },
+    traceFile,
+  );
   const prompt = investigationPrompt({
     question: task.question.text,
     judgeSchema: template.judgeSchema,
     mode: config.agentic_judge_context,
     trace: artifacts.rawLlmResponse ?? null,
+    traceFile,
     workspacePath: workspace?.path ?? null,
     tools: { fileTools: run.fileTools, commandExecution: false },
+    screeningReasoning: options.screeningReasoning ?? null,
     interface: model.interface,
     promptConfig: config.prompt_config,
   });
@@ -53,7 +70,7 @@ async function investigate(ctx: VerificationContext, template: AnswerTemplate): 
   } catch (error) {
     if (error instanceof LlmAbortedError || ctx.aborted) throw error;
     ctx.markError(
-      `Agentic investigation failed: ${describeException(error)}`,
+      `${options.errorPrefix} investigation failed: ${describeException(error)}`,
       classifyError(error, config.custom_error_patterns),
     );
     return null;
@@ -61,17 +78,42 @@ async function investigate(ctx: VerificationContext, template: AnswerTemplate): 
   artifacts.investigationTrace = result.rawTrace;
   ctx.draft.template.investigation_trace = result.rawTrace;
   if (result.limitReached) {
-    ctx.markError("Agentic investigation hit the turn limit before producing a reliable report");
+    ctx.markError(
+      `${options.errorPrefix} investigation hit the turn limit before producing a reliable report`,
+    );
     return null;
   }
   if (result.timeoutReached) {
     ctx.markError(
-      `Agentic investigation failed: timed out after ${result.turns} turns, before producing a report`,
+      `${options.errorPrefix} investigation failed: timed out after ${result.turns} turns, before producing a report`,
       "timeout",
     );
     return null;
   }
   return result;
+}
+
+/**
+ * The trace file of an investigation that shows the trace with `agentic_parsing_materialize_trace` on (spec 05
+ * §12.3): written before the investigation, removed after it unless `agentic_parsing_persist_trace`. Null
+ * when the trace is inlined.
+ */
+async function withTraceFile<T>(
+  ctx: VerificationContext,
+  use: (traceFile: string | null) => Promise<T>,
+): Promise<T> {
+  const { config, artifacts, task } = ctx;
+  const trace = artifacts.rawLlmResponse;
+  const wanted =
+    config.agentic_parsing_materialize_trace && judgeContextShows(config.agentic_judge_context).trace;
+  if (!wanted || trace === undefined) return use(null);
+  const file = await materializeTrace(trace, task.question.id, artifacts.workspace ?? null);
+  try {
+    return await use(file.path);
+  } finally {
+    const warning = await file.release(config.agentic_parsing_persist_trace);
+    if (warning !== null) ctx.warn(warning);
+  }
 }
 
 /**
@@ -99,6 +141,7 @@ async function extract(
   ctx: VerificationContext,
   template: AnswerTemplate,
   investigation: AgentResult,
+  errorPrefix: AgenticParseOptions["errorPrefix"],
 ): Promise<Record<string, unknown> | null> {
   const { config, task, draft, artifacts } = ctx;
   const model = task.parsing;
@@ -130,13 +173,13 @@ async function extract(
     const checked = local === null ? null : schema.validate(local);
     if (checked?.success) {
       draft.template.agentic_extraction_recovery = "local_json";
-      ctx.warn(`Agentic extraction failed (${message}); the report's own JSON was used`);
+      ctx.warn(`${errorPrefix} extraction failed (${message}); the report's own JSON was used`);
       return withUnanswered(checked.value, unanswered);
     }
     if (error instanceof ParseError) artifacts.judgeRawResponse = error.rawResponse;
     const reason = checked === null ? "the report holds no JSON object" : checked.error;
     ctx.markError(
-      `Agentic extraction failed: ${message}; local JSON recovery failed: ${reason}`,
+      `${errorPrefix} extraction failed: ${message}; local JSON recovery failed: ${reason}`,
       classifyError(error, config.custom_error_patterns),
     );
     return null;
@@ -144,11 +187,33 @@ async function extract(
 }
 
 /**
- * Stage 7b (seed 002 §3, spec 05 §12.3), in place of ParseTemplate when `agentic_parsing` is on: an
- * investigation agent (the parsing model) checks the workspace and/or the answering trace and reports; the
- * parsing model's parser port then extracts the template's answer from the report — the same answer 7a
- * would give, so VerifyTemplate and the later stages work unchanged. Skips as 7a does: after an error, a
- * recursion-limit hit, a failed trace validation, an abstention, an insufficient answer.
+ * The agentic parse of spec 05 §12.3 — investigation, extraction, local recovery — writing the parsed answer
+ * and `agentic_parsing_performed` on success; the task's error is set otherwise. Stage 7b runs it for every
+ * answer, stage 7b′ for the answers its screening escalates.
+ */
+export async function agenticParse(
+  ctx: VerificationContext,
+  template: AnswerTemplate,
+  options: AgenticParseOptions,
+): Promise<void> {
+  const { artifacts, draft, task } = ctx;
+  const parsed = await withTraceFile(ctx, async (traceFile) => {
+    const investigation = await investigate(ctx, template, options, traceFile);
+    return investigation === null ? null : extract(ctx, template, investigation, options.errorPrefix);
+  });
+  if (parsed === null) return;
+  artifacts.parsedAnswer = parsed;
+  artifacts.parsingModelStr = task.parsing.model_name ?? "unknown";
+  artifacts.agenticParsingPerformed = true;
+  draft.template.agentic_parsing_performed = true;
+}
+
+/**
+ * Stage 7b (seed 002 §3, spec 05 §12.3), in place of ParseTemplate when `agentic_parsing` is on (trigger
+ * `always`): an investigation agent (the parsing model) checks the workspace and/or the answering trace and
+ * reports; the parsing model's parser port then extracts the template's answer from the report — the same
+ * answer 7a would give, so VerifyTemplate and the later stages work unchanged. Skips as 7a does: after an
+ * error, a recursion-limit hit, a failed trace validation, an abstention, an insufficient answer.
  */
 export const agenticParseTemplateStage: Stage = {
   name: "AgenticParseTemplate",
@@ -156,7 +221,7 @@ export const agenticParseTemplateStage: Stage = {
   gives: ["parsedAnswer", "parsingModelStr", "investigationTrace", "agenticParsingPerformed"],
   shouldRun: (ctx) => ctx.config.agentic_parsing && answerIsParseable(ctx),
   async run(ctx) {
-    const { artifacts, draft, task } = ctx;
+    const { artifacts } = ctx;
     const template = artifacts.template as AnswerTemplate;
     artifacts.deepJudgmentPerformed = false;
     if (template.needsNoJudge) {
@@ -164,13 +229,6 @@ export const agenticParseTemplateStage: Stage = {
       artifacts.parsingModelStr = "regex_only (no LLM)";
       return;
     }
-    const investigation = await investigate(ctx, template);
-    if (investigation === null) return;
-    const parsed = await extract(ctx, template, investigation);
-    if (parsed === null) return;
-    artifacts.parsedAnswer = parsed;
-    artifacts.parsingModelStr = task.parsing.model_name ?? "unknown";
-    artifacts.agenticParsingPerformed = true;
-    draft.template.agentic_parsing_performed = true;
+    await agenticParse(ctx, template, { errorPrefix: "Agentic" });
   },
 };

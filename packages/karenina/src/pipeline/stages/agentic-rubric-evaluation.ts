@@ -31,6 +31,7 @@ import {
 } from "../prompts/index.js";
 import type { Stage } from "../stage.js";
 import { judgeAgentModel, judgeRun } from "./agentic-judge.js";
+import { materializeTrace } from "./trace-file.js";
 
 /** An agentic trait whose judge cannot investigate: its `model_override` is invalid or has no agent. */
 export class AgenticTraitModelError extends KareninaError {
@@ -101,6 +102,8 @@ interface InvestigationPlan {
   singleCall: boolean;
   maxTurns: number;
   timeoutSeconds: number;
+  /** The materialised trace the judge is pointed at instead of the inline trace; null when inlined. */
+  traceFile: string | null;
   prompt(tools: InvestigationCapabilities): JudgePrompt;
 }
 
@@ -125,7 +128,7 @@ async function investigate(
     return { report: response.content, trace: AI_HEADER + response.content };
   }
   const judge = judgeAgentModel(model);
-  const run = judgeRun(judge, ctx.artifacts.workspace ?? null, plan.showsWorkspace, plan);
+  const run = judgeRun(judge, ctx.artifacts.workspace ?? null, plan.showsWorkspace, plan, plan.traceFile);
   const result = await ctx.calls.runAgent({
     stage: "rubric_agentic_trait_investigation",
     model: judge,
@@ -144,19 +147,31 @@ async function investigate(
   };
 }
 
-function traitPlan(ctx: VerificationContext, trait: AgenticTrait, model: ModelConfig): InvestigationPlan {
+/**
+ * One trait's investigation. A trait with `materialize_trace` is pointed at the trace file — unlike the
+ * original, whose individual strategy inlines the trace although it wrote the file (docs/decisions.md).
+ */
+function traitPlan(
+  ctx: VerificationContext,
+  trait: AgenticTrait,
+  model: ModelConfig,
+  materialized: string | null,
+): InvestigationPlan {
   const workspace = ctx.artifacts.workspace ?? null;
+  const traceFile = trait.materialize_trace ? materialized : null;
   return {
     subject: `Agentic trait "${trait.name}"`,
     showsWorkspace: judgeContextShows(trait.context_mode).workspace,
-    singleCall: trait.context_mode === "trace_only" && workspace === null,
+    singleCall: trait.context_mode === "trace_only" && workspace === null && traceFile === null,
     maxTurns: trait.max_turns,
     timeoutSeconds: trait.timeout_seconds,
+    traceFile,
     prompt: (tools) =>
       traitInvestigationPrompt({
         trait,
         question: ctx.task.question.text,
         trace: ctx.artifacts.rawLlmResponse ?? null,
+        traceFile,
         workspacePath: workspace?.path ?? null,
         tools,
         interface: model.interface,
@@ -167,13 +182,14 @@ function traitPlan(ctx: VerificationContext, trait: AgenticTrait, model: ModelCo
 
 /**
  * The shared session of strategy `shared` (spec 05 §12.6 step 4): every trait's criterion in one
- * investigation, which sees the trace if any trait wants it and the workspace if any trait wants it, with the
- * largest turn and time limits.
+ * investigation, which sees the trace if any trait wants it (as the file, when one was materialised) and the
+ * workspace if any trait wants it, with the largest turn and time limits.
  */
 function sharedPlan(
   ctx: VerificationContext,
   traits: readonly AgenticTrait[],
   model: ModelConfig,
+  materialized: string | null,
 ): InvestigationPlan {
   const workspace = ctx.artifacts.workspace ?? null;
   const modes = traits.map((trait) => judgeContextShows(trait.context_mode));
@@ -182,14 +198,16 @@ function sharedPlan(
   return {
     subject: "The shared agentic-trait investigation",
     showsWorkspace,
-    singleCall: !showsWorkspace && workspace === null,
+    singleCall: !showsWorkspace && workspace === null && materialized === null,
     maxTurns: Math.max(...traits.map((trait) => trait.max_turns)),
     timeoutSeconds: Math.max(...traits.map((trait) => trait.timeout_seconds)),
+    traceFile: materialized,
     prompt: (tools) =>
       sharedTraitsInvestigationPrompt({
         traits,
         question: ctx.task.question.text,
         trace: showsTrace ? (ctx.artifacts.rawLlmResponse ?? null) : null,
+        traceFile: materialized,
         workspacePath: showsWorkspace ? (workspace?.path ?? null) : null,
         tools,
         interface: model.interface,
@@ -357,6 +375,7 @@ async function sharedInvestigation(
   ctx: VerificationContext,
   traits: readonly AgenticTrait[],
   models: readonly ModelConfig[],
+  materialized: string | null,
 ): Promise<Investigation | null> {
   if (!sameModel(models)) {
     ctx.warn("agentic_rubric_strategy shared: the traits have different judge models; evaluated one by one");
@@ -366,7 +385,7 @@ async function sharedInvestigation(
   const shared = await tryInvestigate(
     ctx,
     model,
-    sharedPlan(ctx, traits, model),
+    sharedPlan(ctx, traits, model, materialized),
     "agentic_rubric_strategy shared, evaluated one by one instead",
   );
   return shared;
@@ -378,8 +397,10 @@ async function sharedInvestigation(
  * trace as the trait's `context_mode` says, within its `max_turns` and `timeout_seconds`; its report is then
  * read into the trait's kind. Strategy `individual`: one investigation per trait, one after the other;
  * `shared`: one investigation for all the traits when they have the same judge (else, or when it fails,
- * individual). A trait that fails has a null score and a warning; a judge that cannot run an agent fails the
- * task.
+ * individual). When any trait has `materialize_trace`, the answering trace is written once to a file
+ * (spec 05 §12.6 step 2) that those traits' judges read instead of the inline trace; it is removed afterwards
+ * unless a trait has `persist_trace`. A trait that fails has a null score and a warning; a judge that cannot
+ * run an agent, or a trace that cannot be written, fails the task.
  */
 export const agenticRubricEvaluationStage: Stage = {
   name: "AgenticRubricEvaluation",
@@ -389,47 +410,60 @@ export const agenticRubricEvaluationStage: Stage = {
   async run(ctx) {
     const traits = agenticTraits(ctx.task.rubric);
     const models = traits.map((trait) => judgeModelFor(ctx, trait));
-    for (const trait of traits) {
-      if (trait.materialize_trace) {
-        ctx.warn(
-          `Agentic trait "${trait.name}": materialize_trace is not supported yet; the trace is inlined`,
-        );
-      }
-    }
-    const out: TraitResults = {
-      scores: Object.fromEntries(traits.map((trait) => [trait.name, null])),
-      traces: {},
-      metadata: {},
-      templateTraitsInSession: traits.filter((trait) => isTemplateKind(trait.kind)).length,
-    };
-    const shared =
-      ctx.config.agentic_rubric_strategy === "shared" && traits.length > 1
-        ? await sharedInvestigation(ctx, traits, models)
+    const trace = ctx.artifacts.rawLlmResponse;
+    const file =
+      traits.some((trait) => trait.materialize_trace) && trace !== undefined
+        ? await materializeTrace(trace, ctx.task.question.id, ctx.artifacts.workspace ?? null)
         : null;
-    for (const [index, trait] of traits.entries()) {
-      const model = models[index] as ModelConfig;
-      const investigation =
-        shared ??
-        (await tryInvestigate(
-          ctx,
-          model,
-          traitPlan(ctx, trait, model),
-          `Agentic trait "${trait.name}" has no score`,
-        ));
-      if (investigation !== null) await extractInto(ctx, trait, model, investigation, out, shared !== null);
+    try {
+      await evaluateTraits(ctx, traits, models, file?.path ?? null);
+    } finally {
+      const warning = await file?.release(traits.some((trait) => trait.persist_trace));
+      if (warning) ctx.warn(warning);
     }
-    const block = buildRubricResult({
-      rubric: ctx.task.rubric as Rubric,
-      scores: null,
-      agenticScores: out.scores,
-      agenticTraces: out.traces,
-      agenticExtractionMetadata: out.metadata,
-    });
-    ctx.draft.rubric = {
-      ...(ctx.draft.rubric ?? block),
-      agentic_trait_scores: block.agentic_trait_scores,
-      agentic_trait_investigation_traces: block.agentic_trait_investigation_traces,
-      agentic_trait_extraction_metadata: block.agentic_trait_extraction_metadata,
-    };
   },
 };
+
+/** Every trait's investigation and extraction, by the run's strategy, written to the rubric section. */
+async function evaluateTraits(
+  ctx: VerificationContext,
+  traits: readonly AgenticTrait[],
+  models: readonly ModelConfig[],
+  materialized: string | null,
+): Promise<void> {
+  const out: TraitResults = {
+    scores: Object.fromEntries(traits.map((trait) => [trait.name, null])),
+    traces: {},
+    metadata: {},
+    templateTraitsInSession: traits.filter((trait) => isTemplateKind(trait.kind)).length,
+  };
+  const shared =
+    ctx.config.agentic_rubric_strategy === "shared" && traits.length > 1
+      ? await sharedInvestigation(ctx, traits, models, materialized)
+      : null;
+  for (const [index, trait] of traits.entries()) {
+    const model = models[index] as ModelConfig;
+    const investigation =
+      shared ??
+      (await tryInvestigate(
+        ctx,
+        model,
+        traitPlan(ctx, trait, model, materialized),
+        `Agentic trait "${trait.name}" has no score`,
+      ));
+    if (investigation !== null) await extractInto(ctx, trait, model, investigation, out, shared !== null);
+  }
+  const block = buildRubricResult({
+    rubric: ctx.task.rubric as Rubric,
+    scores: null,
+    agenticScores: out.scores,
+    agenticTraces: out.traces,
+    agenticExtractionMetadata: out.metadata,
+  });
+  ctx.draft.rubric = {
+    ...(ctx.draft.rubric ?? block),
+    agentic_trait_scores: block.agentic_trait_scores,
+    agentic_trait_investigation_traces: block.agentic_trait_investigation_traces,
+    agentic_trait_extraction_metadata: block.agentic_trait_extraction_metadata,
+  };
+}

@@ -3,6 +3,7 @@ import {
   canonicalKey,
   caveatsFor,
   classifyFailure,
+  localTimestamp,
   resultId,
   type VerificationResult,
   VerificationResultDeepJudgmentRubricSchema,
@@ -44,6 +45,29 @@ function templateSection(ctx: VerificationContext) {
     verify_result: artifacts.verifyResult ?? draft.template.verify_result ?? null,
     field_verification_error: draft.fieldVerificationError,
     usage_metadata: ctx.usage.summary(),
+  });
+}
+
+/** The `timestamp` of a task's result: the task's start, to the second, in local time. */
+export function taskTimestamp(ctx: VerificationContext): string {
+  return localTimestamp(new Date(ctx.startedAt));
+}
+
+/**
+ * The `result_id` the task's result gets (spec 06 §1.3), known from the task's start on: a `full` workspace
+ * capture names its destination after it before the answer is generated (spec 05 §12.2).
+ */
+export function taskResultId(ctx: VerificationContext, timestamp = taskTimestamp(ctx)): string {
+  const { task } = ctx;
+  return resultId({
+    answering: canonicalKey(modelIdentity(task.answering, "answering")),
+    parsing: canonicalKey(modelIdentity(task.parsing, "parsing")),
+    question_id: task.question.id,
+    replicate: task.replicate,
+    scenario_id: null,
+    scenario_node: null,
+    scenario_turn: null,
+    timestamp,
   });
 }
 
@@ -93,7 +117,7 @@ export function finalizeResult(ctx: VerificationContext, timestamp: string): Ver
       caveats: caveatsFor({
         responseTimeoutPartial: template.response_timeout_partial,
         embeddingOverrideApplied: template.embedding_override_applied,
-        parseDecisionMalformed: false,
+        parseDecisionMalformed: artifacts.parseDecisionMalformed === true,
         retryCounts,
       }),
       warnings: [...ctx.warnings],
@@ -108,16 +132,7 @@ export function finalizeResult(ctx: VerificationContext, timestamp: string): Ver
       parsing_system_prompt: task.parsing.system_prompt,
       execution_time: ctx.elapsedSeconds(),
       timestamp,
-      result_id: resultId({
-        answering: canonicalKey(answering),
-        parsing: canonicalKey(parsing),
-        question_id: task.question.id,
-        replicate: task.replicate,
-        scenario_id: null,
-        scenario_node: null,
-        scenario_turn: null,
-        timestamp,
-      }),
+      result_id: taskResultId(ctx, timestamp),
       run_name: task.runName,
       replicate: task.replicate,
       few_shot_enabled: task.fewShotEnabled,

@@ -67,6 +67,28 @@ export function answerIsParseable(ctx: VerificationContext): boolean {
 }
 
 /**
+ * The replay bypass of the parse stages (spec 04 §5.7 step 3): the replayed answer's captured parsed fields,
+ * checked with the relaxed schema; `"parse"` when there are none, or when they do not fit and
+ * `replay_parse_on_hydration_mismatch` is `fall_through` (with a warning); null, with the task's error set,
+ * when they do not fit and it is `strict`.
+ */
+export function replayedParse(
+  ctx: VerificationContext,
+  template: AnswerTemplate,
+): Record<string, unknown> | null | "parse" {
+  const replayed = ctx.artifacts.replayedParsedAnswer;
+  if (replayed === undefined) return "parse";
+  const checked = templateStructuredSchema(template).validate(replayed);
+  if (checked.success) return checked.value;
+  if (ctx.config.replay_parse_on_hydration_mismatch === "strict") {
+    ctx.markError(`Replayed parsed answer does not fit the template: ${checked.error}`);
+    return null;
+  }
+  ctx.warn(`replayed parsed answer does not fit the template (${checked.error}); parsing live`);
+  return "parse";
+}
+
+/**
  * Stage 7a (spec 04 §5.7): the judge (parsing model) extracts the template's fields from the answer. The
  * judge sees the judge schema only — never the ground truth. Templates without judge fields, and replayed
  * parsed answers, need no call. With template deep judgment on, the parse goes through its excerpt and
@@ -85,18 +107,13 @@ export const parseTemplateStage: Stage = {
       noJudge(ctx, "regex_only (no LLM)");
       return;
     }
-    if (artifacts.replayedParsedAnswer !== undefined) {
-      const checked = templateStructuredSchema(template).validate(artifacts.replayedParsedAnswer);
-      if (checked.success) {
+    const replayed = replayedParse(ctx, template);
+    if (replayed !== "parse") {
+      if (replayed !== null) {
         noJudge(ctx, "replay (no LLM)");
-        artifacts.parsedAnswer = checked.value;
-        return;
+        artifacts.parsedAnswer = replayed;
       }
-      if (config.replay_parse_on_hydration_mismatch === "strict") {
-        ctx.markError(`Replayed parsed answer does not fit the template: ${checked.error}`);
-        return;
-      }
-      ctx.warn(`replayed parsed answer does not fit the template (${checked.error}); parsing live`);
+      return;
     }
     const useFull = config.use_full_trace_for_template;
     draft.usedFullTrace = useFull;
