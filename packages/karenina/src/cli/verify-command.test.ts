@@ -78,7 +78,7 @@ describe("karenina verify", () => {
     const { code, err } = await run("verify", "--no-progress", "--output", output);
     expect(code).toBe(EXIT.ok);
     expect(err).toContain("written by hand for this demo");
-    expect(err).toMatch(/5\/5 done · 3 passed, 2 failed/);
+    expect(err).toMatch(/5\/5 done · 3 passed, 2 failed · 0 LLM calls \(15 replayed from recordings\)/);
     const rows = (await readLines(output)).map((line) => JSON.parse(line));
     expect(rows.filter((row) => row.metadata.failure?.category === "content")).toHaveLength(2);
     expect(

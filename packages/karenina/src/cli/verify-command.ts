@@ -224,7 +224,7 @@ export function summaryLine(summary: RunSummary, output: string | undefined): st
   const parts = [
     `${summary.runName}: ${summary.completed + summary.resumed}/${summary.total} done`,
     `${summary.passed} passed, ${summary.failed} failed${summary.taskErrors > 0 ? `, ${summary.taskErrors} errors` : ""}`,
-    `${summary.calls} LLM calls, ${summary.cacheHits} cache hits`,
+    `${summary.calls} LLM calls${summary.replayedCalls > 0 ? ` (${summary.replayedCalls} replayed from recordings)` : ""}, ${summary.cacheHits} cache hits`,
     `${summary.inputTokens} in / ${summary.outputTokens} out tokens, ${cost}${summary.unpricedCalls > 0 && summary.costUsd > 0 ? "+ (some models unpriced)" : ""}`,
     `${summary.seconds.toFixed(1)} s`,
   ];

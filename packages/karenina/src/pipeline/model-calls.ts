@@ -39,6 +39,8 @@ export interface CallServices {
   cacheMode?: "use" | "refresh";
   stats: RunStats;
   signal?: AbortSignal;
+  /** Single calls are answered from recordings (nothing goes over the wire); agent runs are still live. */
+  replaysCalls?: boolean;
 }
 
 /** Where a task's calls report their usage and retries (the task's context). */
@@ -153,7 +155,8 @@ export class ModelCalls {
     const timeoutMs = model.request_timeout === null ? undefined : model.request_timeout * 1000;
     const policy = model.retry_policy;
     const attempt = (callSignal?: AbortSignal) => {
-      stats.calls++;
+      if (this.services.replaysCalls) stats.replayedCalls++;
+      else stats.calls++;
       return call(callSignal, timeoutMs);
     };
     if (policy === null) return scheduler.run(endpointKey(model), attempt, { signal });

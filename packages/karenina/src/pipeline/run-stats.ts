@@ -5,6 +5,8 @@ import { costOf, DEFAULT_PRICES, type PriceTable } from "./pricing.js";
 export class RunStats {
   /** LLM calls sent over the wire (each retry counts). */
   calls = 0;
+  /** Calls answered from recordings (replay mode): none of them went over the wire. */
+  replayedCalls = 0;
   cacheHits = 0;
   inputTokens = 0;
   outputTokens = 0;

@@ -29,7 +29,10 @@ export type ProgressEvent =
 
 /** Counters of the calls made so far. */
 export interface RunStatsSnapshot {
+  /** LLM calls sent over the wire. */
   calls: number;
+  /** Calls answered from recordings (`recording.mode: "replay"`), not sent. */
+  replayedCalls: number;
   cacheHits: number;
   inputTokens: number;
   outputTokens: number;
@@ -161,6 +164,7 @@ export async function runVerification(
     ports:
       options.ports ?? new CachingPortProvider(options.recording ? { recording: options.recording } : {}),
     ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
+    ...(options.recording?.mode === "replay" ? { replaysCalls: true } : {}),
     workspaceRoot: options.workspaceRoot ?? null,
     agentCommands: options.agentCommands ?? false,
   });
@@ -193,8 +197,9 @@ export async function runVerification(
     }
   }
   const snapshot = (): RunStatsSnapshot => {
-    const { calls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls } = services.stats;
-    return { calls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls };
+    const { calls, replayedCalls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls } =
+      services.stats;
+    return { calls, replayedCalls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls };
   };
   options.onProgress?.({ type: "start", total, resumed: prior.length, runName: effectiveRunName });
   let outcome: Awaited<ReturnType<typeof runBatch>>;

@@ -155,6 +155,8 @@ export interface CallServicesOptions {
   ports?: PortProvider;
   /** Default: a scheduler with `max_concurrent_requests` (16 when unset) calls in flight. */
   scheduler?: CallScheduler;
+  /** The ports replay recordings: single calls are counted as replayed, not as calls made. */
+  replaysCalls?: boolean;
 }
 
 /** The call services of a run: ports, scheduler sized from the config, cache and counters. */
@@ -174,6 +176,7 @@ export function createCallServices(
     cacheMode: options.cacheMode ?? "use",
     stats: new RunStats(options.prices),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.replaysCalls ? { replaysCalls: true } : {}),
   };
 }
 
