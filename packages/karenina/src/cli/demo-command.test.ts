@@ -75,7 +75,9 @@ describe("karenina demo, offline", () => {
   });
 
   test("every judge call is answered from the recordings, none reaches the network", () => {
-    expect(outcome.err).toMatch(/14\/14 done · 8 passed, 6 failed · 0 LLM calls \(42 replayed from recordings\)/);
+    expect(outcome.err).toMatch(
+      /14\/14 done · 8 passed, 6 failed · 0 LLM calls \(42 replayed from recordings\)/,
+    );
     expect(results.every((r) => r.metadata.failure?.category !== "parsing")).toBe(true);
   });
 
