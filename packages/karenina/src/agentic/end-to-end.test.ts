@@ -9,7 +9,6 @@ import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { Benchmark } from "../benchmark/index.js";
 import type { RubricTraitInput } from "../model/index.js";
@@ -18,16 +17,10 @@ import type { VerificationResult } from "../results/index.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
 import { endpointModel, FAST_RETRIES } from "../test-support/pipeline-context.js";
 import { serverPerTest } from "../test-support/server-per-test.js";
+import { SUM_PROJECT, TESTS_PASS_TEMPLATE } from "./__fixtures__/sum-project.js";
 import { treeFingerprint } from "./workspace/__fixtures__/test-helpers.js";
 
-const FIXTURE = fileURLToPath(new URL("./__fixtures__/sum-project/", import.meta.url));
 const QUESTION = "Fix the bug in sum.js so that `node sum.test.js` passes.";
-const TEMPLATE = `from karenina.schemas.entities import BaseAnswer, VerifiedField, BooleanMatch
-
-
-class Answer(BaseAnswer):
-    tests_pass: bool = VerifiedField(description="Whether node sum.test.js passes in the workspace", ground_truth=True, verify_with=BooleanMatch())
-`;
 /** sum.js as the answering agent rewrites it (hand-written). */
 const FIXED_SUM = `// Fixed by the answering agent.
 function sum(numbers) {
@@ -47,7 +40,7 @@ let project = "";
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), "karenina-agentic-e2e-"));
   project = join(root, "sum-project");
-  await cp(FIXTURE, project, { recursive: true });
+  await cp(SUM_PROJECT, project, { recursive: true });
 });
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
@@ -83,7 +76,7 @@ function scriptJudge(model = "judge", readsFiles = true) {
   );
 }
 
-function benchmark(template = TEMPLATE, workspacePath: string | null = "sum-project"): Benchmark {
+function benchmark(template = TESTS_PASS_TEMPLATE, workspacePath: string | null = "sum-project"): Benchmark {
   const bench = Benchmark.create({ name: "agentic-e2e" });
   bench.addQuestion(QUESTION, "node sum.test.js passes", {
     questionId: "fix-sum",
@@ -176,7 +169,7 @@ describe("a workspace task, fixed by an agent and judged by an agent", () => {
       { match: { model: "judge" }, reply: { text: '{"tests_pass": false}' } },
       { match: { model: "judge" }, reply: { json: { tests_pass: false } } },
     );
-    const result = await verify({}, benchmark(TEMPLATE, null));
+    const result = await verify({}, benchmark(TESTS_PASS_TEMPLATE, null));
     expect(result.template?.verify_result).toBe(false);
     expect(textOf(requestsOf("answerer")[0])).toMatch(
       /Your workspace is the directory \S+fix-sum_run_\d{8}T\d{6}_pid\d+\./,
@@ -192,7 +185,7 @@ describe("a workspace task, fixed by an agent and judged by an agent", () => {
   });
 
   test("seed 002 §2 a workspace_path naming no directory: a task error naming the path", async () => {
-    const run = await benchmark(TEMPLATE, "no-such-project").runVerification(config(), {
+    const run = await benchmark(TESTS_PASS_TEMPLATE, "no-such-project").runVerification(config(), {
       workspaceRoot: root,
     });
     const result = run.results[0] as VerificationResult;
@@ -208,7 +201,7 @@ describe("a workspace task, fixed by an agent and judged by an agent", () => {
     const bench = Benchmark.create({ name: "agentic-e2e", workspaceRoot: root });
     bench.addQuestion(QUESTION, "passes", {
       questionId: "fix-sum",
-      answerTemplate: TEMPLATE,
+      answerTemplate: TESTS_PASS_TEMPLATE,
       workspacePath: "sum-project",
     });
     const own = (await bench.runVerification(config())).results[0];
@@ -348,7 +341,7 @@ describe("seed 002 §9 interaction table", () => {
           id: "q",
           text: QUESTION,
           rawAnswer: null,
-          template: { code: TEMPLATE, language: "Python" },
+          template: { code: TESTS_PASS_TEMPLATE, language: "Python" },
           keywords: null,
           fewShotExamples: [],
           rubric: null,
@@ -545,7 +538,7 @@ describe("shared answers and the scheduler", () => {
     for (const id of ["a", "b"]) {
       bench.addQuestion(`${QUESTION} (${id})`, "passes", {
         questionId: id,
-        answerTemplate: TEMPLATE,
+        answerTemplate: TESTS_PASS_TEMPLATE,
         workspacePath: "sum-project",
       });
     }

@@ -5,28 +5,20 @@
 import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, expect, test } from "vitest";
+import { SUM_PROJECT, TESTS_PASS_TEMPLATE } from "../agentic/__fixtures__/sum-project.js";
 import { Benchmark } from "../benchmark/index.js";
 import { runKarenina, scriptedVerifyArgs } from "../test-support/cli.js";
 import { startOpenAiServer } from "../test-support/openai-server/index.js";
 import { serverPerTest } from "../test-support/server-per-test.js";
 import { EXIT } from "./cli-io.js";
 
-const FIXTURE = fileURLToPath(new URL("../agentic/__fixtures__/sum-project/", import.meta.url));
-const TEMPLATE = `from karenina.schemas.entities import BaseAnswer, VerifiedField, BooleanMatch
-
-
-class Answer(BaseAnswer):
-    tests_pass: bool = VerifiedField(description="Whether node sum.test.js passes in the workspace", ground_truth=True, verify_with=BooleanMatch())
-`;
-
 const server = serverPerTest(startOpenAiServer);
 let dir = "";
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "karenina-cli-capture-"));
-  await cp(FIXTURE, join(dir, "workspaces", "sum-project"), { recursive: true });
+  await cp(SUM_PROJECT, join(dir, "workspaces", "sum-project"), { recursive: true });
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -36,7 +28,7 @@ async function checkpoint(): Promise<string> {
   const bench = Benchmark.create({ name: "cli-capture" });
   bench.addQuestion("Fix the bug in sum.js.", "it passes", {
     questionId: "fix-sum",
-    answerTemplate: TEMPLATE,
+    answerTemplate: TESTS_PASS_TEMPLATE,
     workspacePath: "sum-project",
   });
   const file = join(dir, "bench.jsonld");

@@ -68,16 +68,17 @@ export class DbRunSink {
    * @throws the first error of a save, after the run log has everything.
    */
   async finish(summary: RunSummary): Promise<RunInfo | null> {
+    let finished: RunInfo | null = null;
     this.#enqueue(async () => {
       if (this.#runId === null) return;
-      await this.#storage.finishRun(this.#runId, {
+      finished = await this.#storage.finishRun(this.#runId, {
         status: summary.aborted ? "cancelled" : "completed",
         summary,
       });
     });
     await this.#chain;
     if (this.#error !== null) throw this.#error;
-    return this.#runId === null ? null : this.#storage.getRun(this.#runId);
+    return finished;
   }
 
   #enqueue(work: () => Promise<void>): void {
@@ -96,13 +97,8 @@ export class DbRunSink {
 export async function findRun(storage: Storage, idOrName: string): Promise<RunInfo> {
   const byId = await storage.getRun(idOrName);
   if (byId !== null) return byId;
-  const pageSize = 500;
-  for (let offset = 0; ; offset += pageSize) {
-    const page = await storage.listRuns({ limit: pageSize, offset });
-    const match = page.find((run) => run.runName === idOrName);
-    if (match !== undefined) return match;
-    if (page.length < pageSize) break;
-  }
+  const [newest] = await storage.listRuns({ runName: idOrName, limit: 1 });
+  if (newest !== undefined) return newest;
   throw new StorageNotFoundError(
     storage.database,
     "run",

@@ -4,20 +4,18 @@ import type { Command } from "commander";
 import { Benchmark } from "../benchmark/index.js";
 import { ReplayStore } from "../llm/index.js";
 import {
-  type ProgressEvent,
   parseVerificationConfig,
   type RunVerificationOptions,
   type VerificationConfig,
   type VerificationConfigInput,
-  type VerificationRun,
 } from "../pipeline/index.js";
 import type { VerificationResult } from "../results/index.js";
 import { DEFAULT_DB_FILE, openStorage } from "../storage/index.js";
 import { CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
 import { DbRunSink } from "./db-runs.js";
-import { createProgressDisplay } from "./progress-display.js";
+import { runInteractively } from "./interactive-run.js";
 import { resultsReport } from "./results-command.js";
-import { type RunOutput, runOutput, writeRunExport } from "./run-output.js";
+import { runOutput } from "./run-output.js";
 import { buildConfig, summaryLine } from "./verify-command.js";
 
 const demoFile = (name: string) => fileURLToPath(new URL(`../../examples/demo/${name}`, import.meta.url));
@@ -197,41 +195,6 @@ function inQuestionOrder(results: readonly VerificationResult[], benchmark: Benc
   return [...results].sort((a, b) => rank(a) - rank(b));
 }
 
-/** Runs the demo with a progress bar (Ctrl-C stops it cleanly), writing the run log and the export. */
-async function runDemo(
-  benchmark: Benchmark,
-  plan: DemoPlan,
-  output: RunOutput,
-  io: CliIo,
-  progress: boolean,
-  sink: DbRunSink,
-): Promise<VerificationRun> {
-  const controller = new AbortController();
-  const onSigint = () => controller.abort(new Error("interrupted"));
-  process.once("SIGINT", onSigint);
-  const display = createProgressDisplay(io, progress);
-  let run: VerificationRun;
-  try {
-    run = await benchmark.runVerification(plan.config, {
-      ...plan.runOptions,
-      output: output.runLog,
-      signal: controller.signal,
-      onProgress: (event: ProgressEvent) => {
-        display.update(event);
-        if (event.type === "start") sink.start(event.runName);
-        if (event.type === "result") sink.add(event.result);
-      },
-    });
-  } finally {
-    display.stop();
-    process.off("SIGINT", onSigint);
-  }
-  if (!run.summary.aborted) {
-    await writeRunExport(output, { job_id: run.summary.runName }, benchmark.getGlobalRubric());
-  }
-  return run;
-}
-
 /** `karenina demo`. */
 export function registerDemoCommand(program: Command, io: CliIo, env: NodeJS.ProcessEnv = process.env): void {
   program
@@ -296,7 +259,12 @@ Exit code: 0 when the run completed (whatever the verdicts), 1 when tasks failed
         io.err(`${plan.banner}\n\n`);
         const output = runOutput(options.output ?? DEMO_OUTPUT);
         const sink = await DbRunSink.open(storage, benchmark, plan.config);
-        const run = await runDemo(benchmark, plan, output, io, options.progress !== false, sink);
+        const run = await runInteractively(benchmark, plan.config, io, {
+          output,
+          progress: options.progress !== false,
+          sink,
+          run: plan.runOptions,
+        });
         const written = run.summary.aborted || output.export === null ? output.runLog : output.export.path;
         io.err(`${summaryLine(run.summary, written)}\n`);
         for (const failure of run.failures.slice(0, 5))

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { SUM_PROJECT, TESTS_PASS_TEMPLATE } from "../agentic/__fixtures__/sum-project.js";
 import { Benchmark } from "../benchmark/index.js";
 import { drugBenchmark, runKarenina, scriptedVerifyArgs } from "../test-support/cli.js";
 import { startOpenAiServer } from "../test-support/openai-server/index.js";
@@ -20,18 +21,11 @@ import { serverPerTest } from "../test-support/server-per-test.js";
 import { EXIT } from "./cli-io.js";
 
 const AGENTIC = new URL("../agentic/", import.meta.url);
-const FIXTURE = fileURLToPath(new URL("__fixtures__/sum-project/", AGENTIC));
 const MCP_FIXTURES = new URL("mcp/__fixtures__/", AGENTIC);
 const { geneToolsServer } = (await import(new URL("gene-tools.mjs", MCP_FIXTURES).href)) as {
   geneToolsServer: (name: string, calls: unknown[]) => McpServer;
 };
 
-const TEMPLATE = `from karenina.schemas.entities import BaseAnswer, VerifiedField, BooleanMatch
-
-
-class Answer(BaseAnswer):
-    tests_pass: bool = VerifiedField(description="Whether node sum.test.js passes in the workspace", ground_truth=True, verify_with=BooleanMatch())
-`;
 const FIXED_SUM = `function sum(numbers) {
   let total = 0;
   for (const n of numbers) total += n;
@@ -49,7 +43,7 @@ const httpServers: Server[] = [];
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "karenina-cli-agentic-"));
   root = join(dir, "workspaces");
-  await cp(FIXTURE, join(root, "sum-project"), { recursive: true });
+  await cp(SUM_PROJECT, join(root, "sum-project"), { recursive: true });
 });
 afterEach(async () => {
   for (const http of httpServers.splice(0)) {
@@ -63,7 +57,7 @@ async function workspaceCheckpoint(): Promise<string> {
   const bench = Benchmark.create({ name: "cli-agentic" });
   bench.addQuestion("Fix the bug in sum.js so that `node sum.test.js` passes.", "it passes", {
     questionId: "fix-sum",
-    answerTemplate: TEMPLATE,
+    answerTemplate: TESTS_PASS_TEMPLATE,
     workspacePath: "sum-project",
   });
   const file = join(dir, "bench.jsonld");

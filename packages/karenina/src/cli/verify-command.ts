@@ -6,7 +6,6 @@ import {
   loadPreset,
   loadPriceTable,
   type ModelConfigInput,
-  type ProgressEvent,
   parseModelSpec,
   parseVerificationConfig,
   type RunSummary,
@@ -26,8 +25,8 @@ import { BUNDLED_EXAMPLE_CONFIG, BUNDLED_RECORDINGS } from "./bundled-example.js
 import { BUNDLED_EXAMPLE, CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
 import { DbRunSink } from "./db-runs.js";
 import { RECORDED_DRY_RUN_NOTE, runDryRun } from "./dry-run-report.js";
-import { createProgressDisplay } from "./progress-display.js";
-import { runOutput, writeRunExport } from "./run-output.js";
+import { runInteractively } from "./interactive-run.js";
+import { runOutput } from "./run-output.js";
 
 /** Options of `karenina verify`, as commander gives them. */
 export interface VerifyOptions extends AgenticOptions {
@@ -392,36 +391,26 @@ below --fail-under, 2 on bad usage.`,
       }
       const storage = options.db === undefined ? null : await openStorage(options.db);
       const sink = storage === null ? null : await DbRunSink.open(storage, benchmark, config);
-      const controller = new AbortController();
-      const onSigint = () => controller.abort(new Error("interrupted"));
-      process.once("SIGINT", onSigint);
-      const display = createProgressDisplay(io, options.progress !== false);
       const output = options.output === undefined ? null : runOutput(options.output);
       try {
-        const run = await benchmark.runVerification(config, {
-          signal: controller.signal,
-          keepResults: false,
-          onProgress: (event: ProgressEvent) => {
-            display.update(event);
-            if (event.type === "start") sink?.start(event.runName);
-            if (event.type === "result") sink?.add(event.result);
+        const run = await runInteractively(benchmark, config, io, {
+          output,
+          progress: options.progress !== false,
+          sink,
+          run: {
+            keepResults: false,
+            ...(options.resume ? { resume: true } : {}),
+            ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
+            ...(options.refreshCache ? { cacheMode: "refresh" as const } : {}),
+            ...(options.endpointLimit === undefined
+              ? {}
+              : { endpointLimits: endpointLimits(options.endpointLimit) }),
+            ...(recorded ? { recording: { dir: BUNDLED_RECORDINGS, mode: "replay" as const } } : {}),
+            ...(prices === undefined ? {} : { prices }),
+            ...(options.question === undefined ? {} : { questionIds: options.question }),
+            ...agenticRunOptions(options),
           },
-          ...(output === null ? {} : { output: output.runLog }),
-          ...(options.resume ? { resume: true } : {}),
-          ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
-          ...(options.refreshCache ? { cacheMode: "refresh" as const } : {}),
-          ...(options.endpointLimit === undefined
-            ? {}
-            : { endpointLimits: endpointLimits(options.endpointLimit) }),
-          ...(recorded ? { recording: { dir: BUNDLED_RECORDINGS, mode: "replay" as const } } : {}),
-          ...(prices === undefined ? {} : { prices }),
-          ...(options.question === undefined ? {} : { questionIds: options.question }),
-          ...agenticRunOptions(options),
         });
-        display.stop();
-        if (output !== null && !run.summary.aborted) {
-          await writeRunExport(output, { job_id: run.summary.runName }, benchmark.getGlobalRubric());
-        }
         const written = output === null ? undefined : run.summary.aborted ? output.runLog : options.output;
         io.err(`${summaryLine(run.summary, written)}\n`);
         if (sink !== null) {
@@ -445,8 +434,6 @@ below --fail-under, 2 on bad usage.`,
           }
         }
       } finally {
-        display.stop();
-        process.off("SIGINT", onSigint);
         await storage?.close();
       }
     });

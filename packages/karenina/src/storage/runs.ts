@@ -38,6 +38,8 @@ export interface FinishRunOptions {
 /** Which runs {@link listRuns} lists; newest first. */
 export interface RunQuery {
   readonly benchmarkName?: string;
+  /** The run's name (as given to `startRun`); several runs may share one. */
+  readonly runName?: string;
   readonly status?: RunStatus;
   readonly limit?: number;
   readonly offset?: number;
@@ -203,6 +205,7 @@ export async function listRuns(ctx: StorageContext, query: RunQuery = {}): Promi
   let select = runsQuery(ctx);
   if (query.benchmarkName !== undefined) select = select.where("b.name", "=", query.benchmarkName);
   if (query.status !== undefined) select = select.where("runs.status", "=", query.status);
+  if (query.runName !== undefined) select = select.where("runs.run_name", "=", query.runName);
   select = select.orderBy("runs.created_at", "desc").orderBy("runs.id", "desc");
   if (query.limit !== undefined || query.offset !== undefined) {
     select = select.limit(query.limit ?? Number.MAX_SAFE_INTEGER).offset(query.offset ?? 0);

@@ -306,6 +306,8 @@ describe.each(targets)("storage on $name", (target) => {
 
       expect((await storage.listRuns({ benchmarkName: "bench" })).map((r) => r.id)).toEqual([run.id]);
       expect(await storage.listRuns({ status: "running" })).toEqual([]);
+      expect((await storage.listRuns({ runName: "nightly" })).map((r) => r.id)).toEqual([run.id]);
+      expect(await storage.listRuns({ runName: "weekly" })).toEqual([]);
       expect(await storage.deleteRun(run.id)).toBe(true);
       expect(await storage.deleteRun(run.id)).toBe(false);
       expect(await storage.countResults()).toBe(0);

@@ -7,23 +7,16 @@
 import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { Benchmark } from "../../benchmark/index.js";
 import { parseVerificationConfig } from "../../pipeline/index.js";
 import { startOpenAiServer } from "../../test-support/openai-server/index.js";
 import { endpointModel, FAST_RETRIES } from "../../test-support/pipeline-context.js";
 import { serverPerTest } from "../../test-support/server-per-test.js";
+import { SUM_PROJECT, TESTS_PASS_TEMPLATE } from "../__fixtures__/sum-project.js";
 import { treeFingerprint } from "./__fixtures__/test-helpers.js";
 import { captureDestination } from "./capture.js";
 
-const FIXTURE = fileURLToPath(new URL("../__fixtures__/sum-project/", import.meta.url));
-const TEMPLATE = `from karenina.schemas.entities import BaseAnswer, VerifiedField, BooleanMatch
-
-
-class Answer(BaseAnswer):
-    tests_pass: bool = VerifiedField(description="Whether node sum.test.js passes in the workspace", ground_truth=True, verify_with=BooleanMatch())
-`;
 /** sum.js as the answering agent rewrites it (hand-written). */
 const FIXED_SUM =
   "function sum(numbers) {\n  return numbers.reduce((a, b) => a + b, 0);\n}\n\nmodule.exports = { sum };\n";
@@ -37,7 +30,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "karenina-capture-run-"));
   root = join(dir, "workspaces");
   output = join(dir, "captures");
-  await cp(FIXTURE, join(root, "sum-project"), { recursive: true });
+  await cp(SUM_PROJECT, join(root, "sum-project"), { recursive: true });
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -75,7 +68,7 @@ function benchmark(questions = 1): Benchmark {
   for (let i = 0; i < questions; i++) {
     bench.addQuestion(`Fix the bug in sum.js (${i}).`, "node sum.test.js passes", {
       questionId: `fix/sum-${i}`,
-      answerTemplate: TEMPLATE,
+      answerTemplate: TESTS_PASS_TEMPLATE,
       workspacePath: "sum-project",
     });
   }
