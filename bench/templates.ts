@@ -9,6 +9,12 @@
  * measured in a fresh child process (on the built library when it exists): the time from nothing to the first
  * verified answer of a Python template.
  * Targets: declarative ≥ 100,000/s; sandboxed (QuickJS, Pyodide) ≥ 5,000/s; cold start ≤ 3 s.
+ *
+ * Isolation (issue 12): Pyodide's throughput with each reset mode of the sandbox (`never`: one shared state;
+ * `on-new-code`: the per-checkpoint default, which restores the post-setup state whenever another template's
+ * code runs; `every-call`: strict), with one template and with two templates interleaved (every call switches
+ * template, the default mode's worst case); the cost of one state restore; and the start of a second
+ * checkpoint's sandbox process (from the memory snapshot the first one made).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -112,6 +118,68 @@ async function coldStart(): Promise<void> {
   console.log(JSON.stringify({ ms: performance.now() - started }));
 }
 
+/** A second template, so that interleaved evaluations switch templates at every call. */
+const OTHER_TEMPLATE = PYTHON_TEMPLATE.replace(
+  "Whether it is approved",
+  "Whether it is approved by a regulator",
+);
+
+/** Rows of the isolation figures: label, value, unit. */
+async function isolationRows(seconds: number): Promise<[string, number, string][]> {
+  const { createTemplateSandbox, loadTemplate, PythonSandbox } = await import(
+    "../packages/karenina/src/index.js"
+  );
+  const rows: [string, number, string][] = [];
+  for (const reset of ["never", "on-new-code", "every-call"] as const) {
+    const sandbox = PythonSandbox.create({ reset });
+    const one = await loadTemplate(PYTHON_TEMPLATE, "Python", { pythonSandbox: sandbox });
+    const other = await loadTemplate(OTHER_TEMPLATE, "Python", { pythonSandbox: sandbox });
+    rows.push([`Pyodide reset ${reset}, one template`, await throughput(one, seconds, 1), "verifications/s"]);
+    rows.push([
+      `Pyodide reset ${reset}, two interleaved`,
+      await interleaved(one, other, seconds),
+      "verifications/s",
+    ]);
+    await sandbox.close();
+  }
+  rows.push(["one state restore (trivial call, every-call - never)", await restoreCost(PythonSandbox), "ms"]);
+  const started = performance.now();
+  const second = createTemplateSandbox();
+  await (await loadTemplate(PYTHON_TEMPLATE, "Python", { pythonSandbox: second })).evaluate(PARSED);
+  rows.push(["a new checkpoint's sandbox, to its first verdict", performance.now() - started, "ms"]);
+  await second.close();
+  return rows;
+}
+
+/** Verifications per second when two templates take turns, one evaluation at a time. */
+async function interleaved(one: AnswerTemplate, other: AnswerTemplate, seconds: number): Promise<number> {
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  let count = 0;
+  while (performance.now() < deadline) {
+    await one.evaluate(PARSED);
+    await other.evaluate(PARSED);
+    count += 2;
+  }
+  return count / ((performance.now() - started) / 1000);
+}
+
+/** Milliseconds a state restore adds to a call: trivial calls with and without one. */
+async function restoreCost(
+  Sandbox: typeof import("../packages/karenina/src/index.js").PythonSandbox,
+): Promise<number> {
+  const perCall = async (reset: "never" | "every-call"): Promise<number> => {
+    const sandbox = Sandbox.create({ reset });
+    await sandbox.run({ code: "", entry: "1" });
+    const started = performance.now();
+    for (let i = 0; i < 200; i++) await sandbox.run({ code: "", entry: "1" });
+    const ms = (performance.now() - started) / 200;
+    await sandbox.close();
+    return ms;
+  };
+  return (await perCall("every-call")) - (await perCall("never"));
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { seconds: { type: "string", default: "2" }, "cold-start": { type: "boolean" } },
@@ -143,6 +211,7 @@ async function main(): Promise<void> {
   const quickjs = await loadTemplate(typescript.source, "JavaScript");
   const python = await loadTemplate(PYTHON_TEMPLATE, "Python");
 
+  const isolation = await isolationRows(seconds);
   const rows: [string, number, number][] = [
     ["declarative, one at a time", await throughput(declarative, seconds, 1), 100_000],
     ["QuickJS, one at a time", await throughput(quickjs, seconds, 1), 5_000],
@@ -154,6 +223,9 @@ async function main(): Promise<void> {
     console.log(
       `${label.padEnd(34)} ${Math.round(perSecond).toLocaleString("en").padStart(10)} verifications/s   target ≥ ${target.toLocaleString("en")} (${(perSecond / target).toFixed(2)}x)`,
     );
+  }
+  for (const [label, value, unit] of isolation) {
+    console.log(`${label.padEnd(50)} ${value.toFixed(unit === "ms" ? 1 : 0).padStart(10)} ${unit}`);
   }
   console.log(
     `${"Pyodide cold start (first verdict)".padEnd(34)} ${cold.ms.toFixed(0).padStart(10)} ms                 target ≤ 3,000 ms (${existsSync(BUILT) ? "built library" : "sources via tsx"})`,

@@ -9,5 +9,6 @@ export * from "./pipeline/index.js";
 export * from "./python-regex/index.js";
 export * from "./results/index.js";
 export * from "./rubrics/index.js";
+export * from "./sandbox/index.js";
 export * from "./storage/index.js";
 export * from "./templates/index.js";

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import {
   CheckpointError,
+  checkNesting,
   customPropertyName,
   type DataFeed,
   type DataFeedItem,
@@ -53,10 +54,14 @@ import {
   type VerificationConfig,
   type VerificationRun,
 } from "../pipeline/index.js";
+import { ownValue, setOwn } from "../plain-data/index.js";
+import type { PythonSandbox } from "../sandbox/index.js";
 import {
   type AnswerTemplate,
+  createTemplateSandbox,
   loadTemplate,
   type TemplateInput,
+  type TemplateIsolation,
   templateCode,
   templateProblem,
 } from "../templates/index.js";
@@ -121,6 +126,7 @@ interface LoadedState {
   readonly doc: DataFeed;
   readonly file: string;
   readonly workspaceRoot: string | null;
+  readonly isolation: TemplateIsolation;
 }
 
 /** Where an in-memory question is, for error messages. */
@@ -160,9 +166,12 @@ export class Benchmark implements Iterable<QuestionRecord> {
   readonly #entries = new Map<string, Entry>();
   #workspaceRoot: string | null;
   #globalRubric: Rubric | null | undefined;
+  readonly #isolation: TemplateIsolation;
+  #pythonSandbox: PythonSandbox | null = null;
 
   constructor(options: BenchmarkOptions);
   constructor(options: BenchmarkOptions | LoadedState) {
+    this.#isolation = options.isolation ?? "checkpoint";
     if (isLoadedState(options)) {
       this.#doc = options.doc;
       this.#workspaceRoot = options.workspaceRoot;
@@ -202,27 +211,22 @@ export class Benchmark implements Iterable<QuestionRecord> {
    */
   static async load(path: string, options: LoadOptions = {}): Promise<Benchmark> {
     const doc = await readCheckpointFile(path);
-    return Benchmark.fromCheckpoint(doc, { file: path, workspaceRoot: options.workspaceRoot ?? null });
+    return Benchmark.fromCheckpoint(doc, { ...options, file: path });
   }
 
   /** Builds a benchmark from checkpoint text already in memory (`file` names it in errors). */
   static parse(text: string, options: LoadOptions & { file?: string } = {}): Benchmark {
     const file = options.file ?? IN_MEMORY;
-    return Benchmark.fromCheckpoint(parseCheckpoint(text, file), {
-      file,
-      workspaceRoot: options.workspaceRoot ?? null,
-    });
+    return Benchmark.fromCheckpoint(parseCheckpoint(text, file), { ...options, file });
   }
 
   /** Wraps a validated checkpoint document; the benchmark owns it from then on. */
-  static fromCheckpoint(
-    doc: DataFeed,
-    options: { file?: string; workspaceRoot?: string | null } = {},
-  ): Benchmark {
+  static fromCheckpoint(doc: DataFeed, options: LoadOptions & { file?: string } = {}): Benchmark {
     const state: LoadedState = {
       doc,
       file: options.file ?? IN_MEMORY,
       workspaceRoot: options.workspaceRoot ?? null,
+      isolation: options.isolation ?? "checkpoint",
     };
     return new (Benchmark as unknown as new (state: LoadedState) => Benchmark)(state);
   }
@@ -243,12 +247,18 @@ export class Benchmark implements Iterable<QuestionRecord> {
 
   /** A deep copy of the checkpoint document as it would be saved. */
   toCheckpoint(options: SaveOptions = {}): DataFeed {
-    return structuredClone(this.#savedDocument(options));
+    const doc = this.#savedDocument(options);
+    checkNesting(doc, IN_MEMORY, "copy"); // structuredClone would overflow the stack on a too-deep value
+    return structuredClone(doc);
   }
 
   /** A deep, independent copy (deep-judgment settings included; workspace root kept). */
   clone(): Benchmark {
-    return Benchmark.fromCheckpoint(structuredClone(this.#doc), { workspaceRoot: this.#workspaceRoot });
+    checkNesting(this.#doc, IN_MEMORY, "copy");
+    return Benchmark.fromCheckpoint(structuredClone(this.#doc), {
+      workspaceRoot: this.#workspaceRoot,
+      isolation: this.#isolation,
+    });
   }
 
   #savedDocument(options: SaveOptions): DataFeed {
@@ -442,7 +452,7 @@ export class Benchmark implements Iterable<QuestionRecord> {
   /** Every benchmark-level property, `benchmark_format_version` included (as in the original). */
   getAllCustomProperties(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const p of this.#doc.additionalProperty ?? []) out[p.name] = p.value ?? null;
+    for (const p of this.#doc.additionalProperty ?? []) setOwn(out, p.name, p.value ?? null);
     return out;
   }
   setMultipleCustomProperties(properties: Record<string, unknown>): void {
@@ -708,7 +718,7 @@ export class Benchmark implements Iterable<QuestionRecord> {
 
   /** A question's custom property, or null (also when it has no custom metadata at all). */
   getQuestionCustomProperty(id: string, name: string): unknown {
-    return this.#entry(id).record.custom_metadata?.[name] ?? null;
+    return ownValue(this.#entry(id).record.custom_metadata, name) ?? null;
   }
 
   setQuestionCustomProperty(id: string, name: string, value: unknown): void {
@@ -820,7 +830,7 @@ export class Benchmark implements Iterable<QuestionRecord> {
    */
   async addAnswerTemplate(id: string, template: TemplateInput): Promise<void> {
     const { code, language } = templateCode(template);
-    await loadTemplate(code, language);
+    await loadTemplate(code, language, { pythonSandbox: this.pythonSandbox });
     this.#setTemplate(this.#entry(id), id, code, language);
   }
 
@@ -870,7 +880,7 @@ export class Benchmark implements Iterable<QuestionRecord> {
    */
   async applyGlobalTemplate(template: TemplateInput): Promise<string[]> {
     const { code, language } = templateCode(template);
-    await loadTemplate(code, language);
+    await loadTemplate(code, language, { pythonSandbox: this.pythonSandbox });
     const applied: string[] = [];
     for (const [id, entry] of this.#entries) {
       if (entry.record.answer_template.trim() !== "") continue;
@@ -887,19 +897,23 @@ export class Benchmark implements Iterable<QuestionRecord> {
    */
   getAnswerTemplate(id: string): Promise<AnswerTemplate> {
     const entry = this.#entry(id);
-    return loadTemplate(entry.record.answer_template, entry.element.item.hasPart.programmingLanguage);
+    return loadTemplate(entry.record.answer_template, entry.element.item.hasPart.programmingLanguage, {
+      pythonSandbox: this.pythonSandbox,
+    });
   }
 
   /**
    * Validates every non-empty template by loading it in its sandbox (unless another `check` is given); returns
    * the problems, one per bad template.
    */
-  async validateTemplates(check: TemplateValidator = templateProblem): Promise<TemplateProblem[]> {
+  async validateTemplates(check?: TemplateValidator): Promise<TemplateProblem[]> {
     const problems: TemplateProblem[] = [];
+    const validate: TemplateValidator =
+      check ?? ((code, language) => templateProblem(code, language, { pythonSandbox: this.pythonSandbox }));
     for (const [id, entry] of this.#entries) {
       const code = entry.record.answer_template;
       if (code === "") continue;
-      const error = await check(code, entry.element.item.hasPart.programmingLanguage);
+      const error = await validate(code, entry.element.item.hasPart.programmingLanguage);
       if (error !== null) problems.push({ question_id: id, error });
     }
     return problems;
@@ -946,8 +960,33 @@ export class Benchmark implements Iterable<QuestionRecord> {
     return runVerification(questions, config, {
       globalRubric: this.getGlobalRubric(),
       workspaceRoot: this.#workspaceRoot,
+      pythonSandbox: this.pythonSandbox,
       ...runOptions,
     });
+  }
+
+  // ── sandbox ─────────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * The benchmark's own Python sandbox (a benchmark is a trust domain): its templates and callable traits run
+   * there, never in another benchmark's interpreter. Its process starts at the first Python code and does not
+   * keep the host alive while idle; {@link close} stops it.
+   */
+  get pythonSandbox(): PythonSandbox {
+    this.#pythonSandbox ??= createTemplateSandbox(this.#isolation);
+    return this.#pythonSandbox;
+  }
+
+  /** The isolation of the benchmark's Python code (see `TemplateIsolation`). */
+  get isolation(): TemplateIsolation {
+    return this.#isolation;
+  }
+
+  /** Stops the benchmark's sandbox process, if it started; a later Python call starts a new one. */
+  async close(): Promise<void> {
+    const sandbox = this.#pythonSandbox;
+    this.#pythonSandbox = null;
+    await sandbox?.close();
   }
 
   // ── rubrics ─────────────────────────────────────────────────────────────────────────────────────────

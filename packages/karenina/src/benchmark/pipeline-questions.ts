@@ -32,7 +32,9 @@ export async function pipelineQuestions(
     const code = finished.template_code;
     if (needsTemplate) {
       if (code.trim() === "") throw new MissingTemplateError(id);
-      const problem = await templateProblem(code, finished.template_language);
+      const problem = await templateProblem(code, finished.template_language, {
+        pythonSandbox: benchmark.pythonSandbox,
+      });
       if (problem !== null) throw new BenchmarkUsageError(`Question ${id}: invalid template: ${problem}`);
     }
     questions.push({

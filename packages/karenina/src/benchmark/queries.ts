@@ -1,5 +1,6 @@
 import { KareninaError } from "../errors/index.js";
 import type { QuestionRecord } from "../model/question-record.js";
+import { ownValue, setOwn } from "../plain-data/index.js";
 
 /** A question record with its benchmark state, as the query helpers see it. */
 export interface QueryRow {
@@ -57,7 +58,8 @@ export function resolveField(row: QueryRow, fieldPath: string): unknown {
   if (fieldPath === "finished") return row.finished;
   let current: unknown = row.record;
   for (const part of fieldPath.split(".")) {
-    if (current === null || typeof current !== "object" || !(part in current)) return undefined;
+    // Own keys only: `custom_metadata.constructor` must not find Object.prototype.constructor.
+    if (current === null || typeof current !== "object" || !Object.hasOwn(current, part)) return undefined;
     current = (current as Record<string, unknown>)[part];
   }
   return current;
@@ -130,7 +132,7 @@ export function filterByCustomMetadata(
   for (const row of rows) {
     const custom = row.record.custom_metadata;
     if (custom === null) continue;
-    const matches = (pair: [string, unknown]) => deepEqual(custom[pair[0]], pair[1]);
+    const matches = (pair: [string, unknown]) => deepEqual(ownValue(custom, pair[0]), pair[1]);
     if (matchAll ? pairs.every(matches) : pairs.some(matches)) out.push(row);
   }
   return out;
@@ -192,7 +194,7 @@ export function countByField(rows: Iterable<QueryRow>, fieldPath: string): Recor
   for (const row of rows) {
     const value = resolveField(row, fieldPath) ?? null;
     const key = typeof value === "string" ? value : JSON.stringify(value);
-    counts[key] = (counts[key] ?? 0) + 1;
+    setOwn(counts, key, (ownValue(counts, key) ?? 0) + 1);
   }
   return counts;
 }

@@ -1,5 +1,5 @@
 import type { TemplateLanguage } from "../checkpoint/index.js";
-import type { TemplateInput } from "../templates/index.js";
+import type { TemplateInput, TemplateIsolation } from "../templates/index.js";
 import type { HealthStatus, ReadinessReport } from "./readiness.js";
 
 /** Metadata a new benchmark starts from (defaults as in the original). */
@@ -10,11 +10,19 @@ export interface BenchmarkOptions {
   creator?: string;
   /** Where question workspaces live on this machine; never saved in the checkpoint. */
   workspaceRoot?: string | null;
+  /** How far apart its Python code runs (see `TemplateIsolation`); default `"checkpoint"`. */
+  isolation?: TemplateIsolation;
 }
 
 export interface LoadOptions {
   /** Where question workspaces live on this machine; `workspace_path`s resolve under it. */
   workspaceRoot?: string | null;
+  /**
+   * How far apart the checkpoint's Python code runs (see `TemplateIsolation`): `"checkpoint"` (default) gives
+   * the benchmark an interpreter of its own, reset between questions; `"strict"` resets it before every
+   * evaluation.
+   */
+  isolation?: TemplateIsolation;
 }
 
 export interface SaveOptions {

@@ -35,6 +35,31 @@ export class CheckpointSyntaxError extends CheckpointError {
   }
 }
 
+/**
+ * The checkpoint nests objects and arrays deeper than `MAX_CHECKPOINT_NESTING` levels (or, built in
+ * memory, contains itself), so it is refused before anything recursive overflows the call stack on it.
+ */
+export class CheckpointNestingError extends CheckpointError {
+  override readonly name = "CheckpointNestingError";
+
+  constructor(
+    file: string,
+    jsonPath: string,
+    readonly depth: number,
+    readonly limit: number,
+    readonly action: "load" | "save" | "copy",
+  ) {
+    const verb = `cannot ${action}`;
+    super(
+      file,
+      jsonPath,
+      Number.isFinite(depth)
+        ? `${verb}: objects and arrays nested ${depth.toLocaleString("en-US")} levels deep; a checkpoint may nest at most ${limit} levels (flatten this value)`
+        : `${verb}: this object contains itself, so its nesting has no end; a checkpoint must be a tree of JSON values`,
+    );
+  }
+}
+
 /** The file does not exist or cannot be read or written. */
 export class CheckpointFileError extends KareninaError {
   override readonly name = "CheckpointFileError";

@@ -1,4 +1,10 @@
-export { CheckpointError, CheckpointFileError, CheckpointSyntaxError, jsonPath } from "./errors.js";
+export {
+  CheckpointError,
+  CheckpointFileError,
+  CheckpointNestingError,
+  CheckpointSyntaxError,
+  jsonPath,
+} from "./errors.js";
 export {
   type Answer,
   CHECKPOINT_CONTEXT,
@@ -14,6 +20,7 @@ export {
   TEMPLATE_LANGUAGES,
   type TemplateLanguage,
 } from "./jsonld-schema.js";
+export { checkNesting, MAX_CHECKPOINT_NESTING, measureNesting, type Nesting } from "./nesting.js";
 export { pythonJsonDumps } from "./python-json.js";
 export {
   customKeyOf,

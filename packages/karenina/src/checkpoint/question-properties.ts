@@ -1,6 +1,8 @@
 import { coerceLaxBoolean } from "../model/registry.js";
+import { setOwn } from "../plain-data/index.js";
 import { CheckpointError } from "./errors.js";
 import type { PropertyValue } from "./jsonld-schema.js";
+import { checkNesting } from "./nesting.js";
 import { pythonJsonDumps } from "./python-json.js";
 
 /** The question-level `additionalProperty` values that become question fields (spec 01 §6.7). */
@@ -25,14 +27,20 @@ export function customPropertyName(key: string): string {
   return `${CUSTOM_PREFIX}${key}`;
 }
 
-/** Author, sources and few-shot examples are JSON text when created and raw objects after updates; read both. */
-function decodeJsonish(value: unknown): unknown {
+/**
+ * Author, sources and few-shot examples are JSON text when created and raw objects after updates; read both.
+ * Decoded text is held to the checkpoint's nesting limit (`at` is where the text is, for the message).
+ */
+function decodeJsonish(value: unknown, file: string, at: string): unknown {
   if (typeof value !== "string") return value ?? null;
+  let decoded: unknown;
   try {
-    return JSON.parse(value);
+    decoded = JSON.parse(value);
   } catch {
     return value;
   }
+  checkNesting(decoded, file, "load", at);
+  return decoded;
 }
 
 /**
@@ -44,6 +52,7 @@ export function readQuestionProperties(
   file: string,
   path: string,
 ): QuestionPropertyFields {
+  const valueAt = (index: number) => `${path}[${index}].value`;
   const fields: QuestionPropertyFields = {
     finished: false,
     author: null,
@@ -65,13 +74,13 @@ export function readQuestionProperties(
         break;
       }
       case "author":
-        fields.author = decodeJsonish(value);
+        fields.author = decodeJsonish(value, file, valueAt(index));
         break;
       case "sources":
-        fields.sources = decodeJsonish(value);
+        fields.sources = decodeJsonish(value, file, valueAt(index));
         break;
       case "few_shot_examples":
-        fields.few_shot_examples = decodeJsonish(value);
+        fields.few_shot_examples = decodeJsonish(value, file, valueAt(index));
         break;
       case "answer_notes":
         fields.answer_notes = value == null ? null : String(value);
@@ -82,7 +91,8 @@ export function readQuestionProperties(
       default:
         if (name.startsWith(CUSTOM_PREFIX)) {
           fields.custom_metadata ??= {};
-          fields.custom_metadata[customKeyOf(name)] = value ?? null;
+          // A custom property may be named `__proto__` or `constructor`: it is kept as a key like any other.
+          setOwn(fields.custom_metadata, customKeyOf(name), value ?? null);
         }
     }
   });
@@ -107,7 +117,15 @@ function isTruthy(value: unknown): boolean {
   return true;
 }
 
+/**
+ * The properties `addQuestion` writes for a new question.
+ * @throws {CheckpointNestingError} when author, sources or few-shot examples nest deeper than a checkpoint may
+ * (they are written as JSON text by a recursive writer, which would overflow the stack).
+ */
 export function newQuestionProperties(fields: NewQuestionProperties): PropertyValue[] {
+  for (const name of ["author", "sources", "few_shot_examples"] as const) {
+    checkNesting(fields[name], "<benchmark>", "save", name);
+  }
   const properties: PropertyValue[] = [property("finished", fields.finished)];
   if (isTruthy(fields.author)) properties.push(property("author", pythonJsonDumps(fields.author)));
   if (isTruthy(fields.sources)) properties.push(property("sources", pythonJsonDumps(fields.sources)));

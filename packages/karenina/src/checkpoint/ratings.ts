@@ -13,6 +13,7 @@ import {
   TRAIT_TYPES,
   type TraitType,
 } from "../model/rubric/index.js";
+import { ownValue } from "../plain-data/index.js";
 import { CheckpointError } from "./errors.js";
 import type { PropertyValue, Rating, RatingType } from "./jsonld-schema.js";
 
@@ -660,9 +661,13 @@ const LEGACY_PROPERTIES: Readonly<Record<string, TraitType>> = {
 function legacyTrait(type: TraitType, item: unknown, file: string, path: string): RubricTrait {
   if (!isRecord(item)) throw CheckpointError.expected(file, path, `a ${type} trait object`, item);
   const input = Object.fromEntries(
-    TRAIT_FIELDS[type].filter((key) => key !== "type" && key in item).map((key) => [key, item[key]]),
+    TRAIT_FIELDS[type]
+      .filter((key) => key !== "type" && Object.hasOwn(item, key))
+      .map((key) => [key, item[key]]),
   );
-  if (type === "regex" && !("invert_result" in input) && "invert" in item) input.invert_result = item.invert;
+  if (type === "regex" && !Object.hasOwn(input, "invert_result") && Object.hasOwn(item, "invert")) {
+    input.invert_result = item.invert;
+  }
   try {
     return parseRubricTrait(input, type);
   } catch (error) {
@@ -682,7 +687,7 @@ export function readLegacyGlobalTraits(
   file = "checkpoint",
 ): RubricTrait[] {
   return rootProperties.flatMap((property, index) => {
-    const type = LEGACY_PROPERTIES[property.name];
+    const type = ownValue(LEGACY_PROPERTIES, property.name);
     if (type === undefined) return [];
     const list = typeof property.value === "string" ? parseJson(property.value) : property.value;
     if (!Array.isArray(list)) return [];

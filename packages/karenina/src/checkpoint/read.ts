@@ -2,6 +2,8 @@ import { readFile } from "node:fs/promises";
 import { schemaProblems } from "../errors/index.js";
 import { CheckpointError, CheckpointFileError, CheckpointSyntaxError, jsonPath } from "./errors.js";
 import { type DataFeed, DataFeedSchema } from "./jsonld-schema.js";
+import { checkNesting, scanTree } from "./nesting.js";
+import { checkProtoKeys } from "./proto-keys.js";
 
 /** Reads and validates a checkpoint file. Throws a {@link CheckpointError} naming the file and the JSON path. */
 export async function readCheckpointFile(file: string): Promise<DataFeed> {
@@ -16,7 +18,10 @@ export async function readCheckpointFile(file: string): Promise<DataFeed> {
   return parseCheckpoint(text, file);
 }
 
-/** Parses checkpoint text: JSON syntax, then the JSON-LD shape, then the original's structural rules. */
+/**
+ * Parses checkpoint text: JSON syntax, then nesting depth and `__proto__` keys (see `checkNesting`,
+ * `checkProtoKeys`), then the JSON-LD shape, then the original's structural rules.
+ */
 export function parseCheckpoint(text: string, file = "<checkpoint>"): DataFeed {
   const json = parseJson(text, file);
   if (json === null || typeof json !== "object" || Array.isArray(json)) {
@@ -26,6 +31,9 @@ export function parseCheckpoint(text: string, file = "<checkpoint>"): DataFeed {
   if (type !== undefined && type !== "DataFeed") {
     throw CheckpointError.expected(file, '$["@type"]', '"DataFeed" (is this a karenina checkpoint?)', type);
   }
+  const scan = scanTree(json);
+  if (scan.tooDeep) checkNesting(json, file, "load");
+  if (scan.protoKey) checkProtoKeys(json, file);
   const parsed = DataFeedSchema.safeParse(json);
   if (!parsed.success) {
     const [first, ...others] = schemaProblems(parsed.error, json);

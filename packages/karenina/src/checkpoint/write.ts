@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
+import { setOwn } from "../plain-data/index.js";
 import { CheckpointFileError } from "./errors.js";
 import {
   AnswerSchema,
@@ -13,10 +14,13 @@ import {
   SchemaOrgQuestionSchema,
   SoftwareSourceCodeSchema,
 } from "./jsonld-schema.js";
+import { checkNesting } from "./nesting.js";
 import { pythonFloatRepr } from "./python-json.js";
 
-const FLOAT_MARK = "\u0000karenina-float\u0000";
-const FLOAT_MARK_PATTERN = /"\\u0000karenina-float\\u0000(-?[0-9][0-9.e+-]*)"/g;
+// Random per process, so that no string in a checkpoint can pass for a marked float and turn into a number.
+const FLOAT_TAG = `karenina-float-${randomBytes(8).toString("hex")}`;
+const FLOAT_MARK = `\u0000${FLOAT_TAG}\u0000`;
+const FLOAT_MARK_PATTERN = new RegExp(`"\\\\u0000${FLOAT_TAG}\\\\u0000(-?[0-9][0-9.e+-]*)"`, "g");
 
 type Json = Record<string, unknown>;
 
@@ -29,12 +33,12 @@ function ordered(
   const out: Json = {};
   for (const key of keys) {
     const value = source[key];
-    if (value !== null && value !== undefined) out[key] = fill(key, value);
+    if (value !== null && value !== undefined) setOwn(out, key, fill(key, value));
   }
-  for (const key in source) {
-    if (!(key in out) && !keys.includes(key)) {
+  for (const key of Object.keys(source)) {
+    if (!Object.hasOwn(out, key) && !keys.includes(key)) {
       const value = source[key];
-      if (value !== null && value !== undefined) out[key] = value;
+      if (value !== null && value !== undefined) setOwn<unknown>(out, key, value);
     }
   }
   return out;
@@ -93,8 +97,11 @@ function item(source: unknown): Json {
  * The file text of a checkpoint, as the original writes it (spec 01 §6.1, §8): the standard `@context`,
  * keys in format order, null values omitted, two-space indentation, ratings' best/worst as floats (`5.0`),
  * no trailing newline. Keys this format does not know are kept after the known ones.
+ * @param file names the checkpoint in errors.
+ * @throws {CheckpointNestingError} when the document nests deeper than a checkpoint may (or contains itself).
  */
-export function serializeCheckpoint(doc: DataFeed): string {
+export function serializeCheckpoint(doc: DataFeed, file = "<benchmark>"): string {
+  checkNesting(doc, file, "save");
   const tree = ordered({ ...doc, "@context": CHECKPOINT_CONTEXT }, FEED_KEYS, (key, value) => {
     switch (key) {
       case "rating":
@@ -148,6 +155,6 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
 /** Serializes and saves a checkpoint atomically; returns the path written (see {@link checkpointPath}). */
 export async function writeCheckpointFile(path: string, doc: DataFeed): Promise<string> {
   const target = checkpointPath(path);
-  await writeFileAtomic(target, serializeCheckpoint(doc));
+  await writeFileAtomic(target, serializeCheckpoint(doc, target));
   return target;
 }

@@ -163,6 +163,7 @@ export async function runDryRun(io: CliIo, request: DryRunRequest): Promise<void
     globalRubric: benchmark.getGlobalRubric(),
     workspaceRoot: request.workspaceRoot ?? benchmark.workspaceRoot,
     agentCommands: request.agentCommands === true,
+    pythonSandbox: benchmark.pythonSandbox,
     ...(request.prices === undefined ? {} : { priceTable: request.prices.table }),
     ...(request.cacheDir === undefined
       ? {}

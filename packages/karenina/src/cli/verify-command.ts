@@ -12,6 +12,7 @@ import {
   SECRET_MASK,
 } from "../pipeline/index.js";
 import { DEFAULT_DB_FILE, openStorage } from "../storage/index.js";
+import { TEMPLATE_ISOLATIONS, type TemplateIsolation } from "../templates/index.js";
 import {
   AGENTIC_HELP,
   type AgenticOptions,
@@ -31,6 +32,7 @@ import { runOutput } from "./run-output.js";
 /** Options of `karenina verify`, as commander gives them. */
 export interface VerifyOptions extends AgenticOptions {
   db?: string;
+  isolation?: TemplateIsolation;
   answering?: string[];
   parsing?: string[];
   preset?: string;
@@ -322,7 +324,15 @@ export function registerVerifyCommand(
       "--dry-run",
       "call nothing and write nothing: print the tasks, LLM calls, estimated tokens and cost per model",
     )
-    .option("--json", "with --dry-run: print the plan as JSON");
+    .option("--json", "with --dry-run: print the plan as JSON")
+    .addOption(
+      new Option(
+        "--isolation <mode>",
+        "how far apart the checkpoint's Python code runs: checkpoint (its own interpreter, reset between questions) or strict (reset before every evaluation)",
+      )
+        .choices(TEMPLATE_ISOLATIONS)
+        .default("checkpoint"),
+    );
   addAgenticRunOptions(verify)
     .addHelpText(
       "after",
@@ -368,7 +378,7 @@ below --fail-under, 2 on bad usage.`,
       }
       const config = await buildConfig(options, env, recorded);
       checkAgenticRun(config, options);
-      const benchmark = await Benchmark.load(checkpoint ?? BUNDLED_EXAMPLE);
+      const benchmark = await Benchmark.load(checkpoint ?? BUNDLED_EXAMPLE, { isolation: options.isolation });
       const prices = options.prices === undefined ? undefined : await loadPriceTable(options.prices);
       if (options.dryRun) {
         await runDryRun(io, {

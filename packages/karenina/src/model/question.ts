@@ -4,10 +4,28 @@ import { ModelValidationError } from "./errors.js";
 import { questionIdFromText } from "./ids.js";
 import { pythonIsoTimestamp } from "./timestamps.js";
 
-const jsonObject = z.record(z.string(), z.unknown());
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
-export const FewShotExampleSchema = z.record(z.string(), z.string());
-export type FewShotExample = z.infer<typeof FewShotExampleSchema>;
+/**
+ * An object of the user's data (author, sources, custom metadata), copied with every key: `z.record` would
+ * drop a key named `__proto__` without a word, and the original keeps any key.
+ */
+const dataObject = <V>(isValue: (value: unknown) => value is V, expected: string) =>
+  z
+    .custom<Record<string, V>>(
+      (value) => isPlainObject(value) && Object.values(value).every(isValue),
+      `expected ${expected}`,
+    )
+    .transform((value) => ({ ...value }));
+
+const jsonObject = dataObject((_value): _value is unknown => true, "an object");
+
+export const FewShotExampleSchema = dataObject(
+  (value): value is string => typeof value === "string",
+  "an object of strings",
+);
+export type FewShotExample = Record<string, string>;
 
 /**
  * The fields of a question (seed 000 §5.3, spec 01 §2), in the original's order and snake_case names.

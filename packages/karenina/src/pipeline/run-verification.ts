@@ -3,6 +3,8 @@ import { type CallScheduler, type ReplayStore, ResponseCache } from "../llm/inde
 import type { DynamicRubric, Rubric } from "../model/index.js";
 import { canonicalKey, isVerificationResult, type VerificationResult } from "../results/index.js";
 import type { CallableRegistry } from "../rubrics/index.js";
+import type { PythonSandbox } from "../sandbox/index.js";
+import { createTemplateSandbox, type TemplateIsolation } from "../templates/index.js";
 import { runBatch, type TaskFailure } from "./batch.js";
 import { dumpVerificationConfig, type VerificationConfig } from "./config/index.js";
 import type { PortProvider } from "./model-calls.js";
@@ -95,6 +97,13 @@ export interface RunVerificationOptions {
   workspaceRoot?: string | null;
   /** Give answering tool-loop agents `run_command` in their workspace. Off by default: it is not a sandbox. */
   agentCommands?: boolean;
+  /**
+   * The Python sandbox of the questions' trust domain (`Benchmark.runVerification` passes its benchmark's).
+   * Default: a sandbox of the run's own, with `isolation`, stopped when the run ends.
+   */
+  pythonSandbox?: PythonSandbox;
+  /** The isolation of the run's own sandbox when none is given (see `TemplateIsolation`); default `"checkpoint"`. */
+  isolation?: TemplateIsolation;
 }
 
 /** A finished (or cancelled) run. */
@@ -153,7 +162,10 @@ export async function runVerification(
   });
   const effectiveRunName = plan.runName;
   const cache = options.cacheDir ? await ResponseCache.open(options.cacheDir) : null;
+  // A sandbox made here is the run's own, started at its first Python call and stopped with the run.
+  const ownSandbox = options.pythonSandbox === undefined ? createTemplateSandbox(options.isolation) : null;
   const services = createRunServices(config, {
+    pythonSandbox: options.pythonSandbox ?? ownSandbox ?? undefined,
     cache,
     ...(options.cacheMode === undefined ? {} : { cacheMode: options.cacheMode }),
     ...(options.endpointLimits === undefined ? {} : { endpointLimits: options.endpointLimits }),
@@ -193,6 +205,7 @@ export async function runVerification(
     } catch (error) {
       await writer?.close();
       await services.ports.close();
+      await ownSandbox?.close();
       throw error;
     }
   }
@@ -218,6 +231,7 @@ export async function runVerification(
   } finally {
     await writer?.close();
     await services.ports.close();
+    await ownSandbox?.close();
   }
   const summary: RunSummary = {
     ...snapshot(),

@@ -8,6 +8,8 @@ import {
   type ResponseCache,
 } from "../llm/index.js";
 import type { CallableRegistry } from "../rubrics/index.js";
+import type { PythonSandbox } from "../sandbox/index.js";
+import { defaultPythonSandbox } from "../templates/index.js";
 import { AnswerShare } from "./answer-share.js";
 import {
   agentPortFor,
@@ -36,6 +38,8 @@ export interface RunServices extends CallServices {
   agentCommands: boolean;
   /** Workspaces shared by the tasks of one shared answer: the last task to finish cleans up. */
   workspaces: WorkspaceLeases;
+  /** The run's trust domain: where its Python templates and callable traits run. */
+  pythonSandbox: PythonSandbox;
 }
 
 const portKeys = new WeakMap<ModelConfig, string>();
@@ -188,6 +192,8 @@ export interface RunServicesOptions extends CallServicesOptions {
   workspaceRoot?: string | null;
   /** Give answering tool-loop agents `run_command` in their workspace; default false. */
   agentCommands?: boolean;
+  /** The trust domain's Python sandbox; default: the process's shared sandbox. */
+  pythonSandbox?: PythonSandbox;
 }
 
 /** The services of a run: {@link createCallServices} plus answer sharing and the replay store. */
@@ -200,5 +206,6 @@ export function createRunServices(config: VerificationConfig, options: RunServic
     workspaceRoot: options.workspaceRoot ?? null,
     agentCommands: options.agentCommands ?? false,
     workspaces: new WorkspaceLeases(),
+    pythonSandbox: options.pythonSandbox ?? defaultPythonSandbox(),
   };
 }

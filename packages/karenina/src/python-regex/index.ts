@@ -1,3 +1,18 @@
-export { type FindallMatch, pythonFindall, pythonSearch } from "./findall.js";
+export {
+  DEFAULT_REGEX_TIMEOUT_MS,
+  type RegexDeadlineOptions,
+  runRegex,
+  setDefaultRegexTimeout,
+} from "./deadline-runner.js";
+export { InvalidRegexTimeoutError, RegexEngineError, RegexTimeoutError } from "./errors.js";
+export {
+  type FindallMatch,
+  type PythonRegexRunOptions,
+  pythonCountMatches,
+  pythonDeadline,
+  pythonFindall,
+  pythonSearch,
+} from "./findall.js";
+export type { RegexOperation, RegexResults } from "./regex-worker-source.js";
 export type { PythonRegexOptions, TranslatedRegex } from "./translate.js";
 export { compilePythonRegex, PythonRegexError, translatePythonRegex } from "./translate.js";

@@ -1,5 +1,11 @@
-import { describe, expect, test } from "vitest";
-import { compilePythonRegex, PythonRegexError, translatePythonRegex } from "./index.js";
+import { afterEach, describe, expect, test } from "vitest";
+import {
+  compilePythonRegex,
+  DEFAULT_REGEX_TIMEOUT_MS,
+  PythonRegexError,
+  setDefaultRegexTimeout,
+  translatePythonRegex,
+} from "./index.js";
 
 /** `re.search(pattern, text, flags) is not None`, through the translation. */
 const search = (pattern: string, text: string, ignoreCase = false) =>
@@ -199,5 +205,47 @@ describe("refusals", () => {
     expect(error).toBeInstanceOf(PythonRegexError);
     expect(error.position).toBe(1);
     expect(error.pattern).toBe("😀[abc");
+  });
+});
+
+describe("hostile pattern sizes are refused or translated in bounded time, never a bare RangeError", () => {
+  afterEach(() => setDefaultRegexTimeout(DEFAULT_REGEX_TIMEOUT_MS));
+
+  test("groups nested thousands deep are a typed refusal (Python raises RecursionError on them)", () => {
+    for (const pattern of [
+      `${"(".repeat(5000)}a${")".repeat(5000)}`,
+      `${"(?:".repeat(20000)}a${")".repeat(20000)}`,
+    ]) {
+      const error = refusal(pattern);
+      expect(error.kind).toBe("unsupported");
+      expect(error.message).toContain("nests groups too deeply");
+    }
+  });
+
+  test("200,000 alternatives translate, as Python compiles them", () => {
+    setDefaultRegexTimeout(20_000); // V8 takes about a second to compile them, in the worker
+    const pattern = `${"a|".repeat(200_000)}b`;
+    expect(translatePythonRegex(pattern).source).toBe(pattern);
+  });
+
+  test("200,000 quantified atoms translate in linear time (they took minutes when each re-sliced the source)", () => {
+    const start = performance.now();
+    expect(translatePythonRegex("a*".repeat(200_000)).source).toHaveLength(400_000);
+    expect(performance.now() - start).toBeLessThan(5000);
+  });
+
+  test("a pattern V8 would take ~20 s to compile is refused at the deadline, off the host's thread", () => {
+    setDefaultRegexTimeout(300);
+    const start = performance.now();
+    const error = refusal(String.raw`\w`.repeat(100_000));
+    expect(performance.now() - start).toBeLessThan(5000);
+    expect(error.message).toContain("the translated pattern did not compile within 300 ms (it is too large)");
+  });
+
+  test("error messages show the first 200 characters of a long pattern, and its length", () => {
+    const error = refusal(`${"a".repeat(1_000_000)}(`);
+    expect(error.message).toBe(
+      `missing ), unterminated subpattern at position 1000000 of Python regex "${"a".repeat(200)}"… (1000001 characters)`,
+    );
   });
 });

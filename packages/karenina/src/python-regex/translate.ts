@@ -1,4 +1,6 @@
 import { KareninaError } from "../errors/index.js";
+import { runRegex } from "./deadline-runner.js";
+import { quotePattern, RegexEngineError, RegexTimeoutError } from "./errors.js";
 
 /**
  * A Python `re` pattern that is invalid in Python (`kind: "invalid"`), or valid but not expressible with the
@@ -15,8 +17,8 @@ export class PythonRegexError extends KareninaError {
   ) {
     super(
       kind === "invalid"
-        ? `${reason} at position ${position} of Python regex ${JSON.stringify(pattern)}`
-        : `Python regex ${JSON.stringify(pattern)} cannot be translated faithfully to JavaScript: ${reason} (position ${position})`,
+        ? `${reason} at position ${position} of Python regex ${quotePattern(pattern)}`
+        : `Python regex ${quotePattern(pattern)} cannot be translated faithfully to JavaScript: ${reason} (position ${position})`,
     );
   }
 }
@@ -42,9 +44,13 @@ export interface TranslatedRegex {
  * flags are never used: Python's `^`, `$` and `.` only know `\n` as a line break (JS also breaks on `\r`,
  * U+2028 and U+2029), so they are emitted as lookarounds and classes instead.
  *
+ * The translated pattern is compiled once in the regex worker (see {@link runRegex}), never on the calling
+ * thread: V8 spends ~0.2 ms parsing each Unicode class such as Python's `\w`, so a large hostile pattern would
+ * block the host for seconds; the worker gives up at the regex deadline. Results are cached per pattern.
+ *
  * @throws PythonRegexError when the pattern is invalid Python, or uses something JS cannot do faithfully
  *   (verbose `(?x)`, scoped flags `(?i:…)`, conditionals `(?(1)…)`, atomic groups, possessive quantifiers,
- *   `\N{…}`, ASCII-only case folding).
+ *   `\N{…}`, ASCII-only case folding), or does not compile within the regex deadline.
  * @example
  * const { source, flags } = translatePythonRegex("(?i)(?P<gene>bcl-?2)$");
  * source; // String.raw`(?<gene>bcl-?2)(?=\n?(?![\s\S]))`
@@ -52,23 +58,71 @@ export interface TranslatedRegex {
  * new RegExp(source, flags).test("mentions BCL2\n"); // true, as re.search does
  */
 export function translatePythonRegex(pattern: string, options: PythonRegexOptions = {}): TranslatedRegex {
+  const key = `${options.ignoreCase ? "i" : ""}\u0000${pattern}`;
+  let outcome = translations.get(key);
+  if (outcome === undefined) {
+    try {
+      outcome = translateAndCompile(pattern, options);
+    } catch (error) {
+      if (!(error instanceof PythonRegexError)) throw error;
+      outcome = error;
+    }
+    if (translations.size >= TRANSLATION_CACHE_LIMIT) translations.clear();
+    translations.set(key, outcome);
+  }
+  if (outcome instanceof PythonRegexError) throw outcome;
+  return { ...outcome };
+}
+
+const TRANSLATION_CACHE_LIMIT = 512;
+/** Pattern (with the ignore-case option) → translation or refusal, so a pattern is compiled once per process. */
+const translations = new Map<string, TranslatedRegex | PythonRegexError>();
+
+function translateAndCompile(pattern: string, options: PythonRegexOptions): TranslatedRegex {
   const state = newState(pattern);
   readGlobalFlags(state);
   if (state.flags.ascii && (state.flags.ignoreCase || options.ignoreCase)) {
     state.fail("ASCII-only case-insensitive matching ((?a) with IGNORECASE) has no JavaScript equivalent", 0);
   }
-  const body = parseAlternation(state);
+  const body = parseWithinStack(state);
   if (state.pos < state.chars.length) state.fail("unbalanced parenthesis", state.pos, "invalid");
   const flags = state.flags.ignoreCase || options.ignoreCase ? "iu" : "u";
-  try {
-    new RegExp(body.source, flags);
-  } catch (error) {
-    state.fail(`the translated pattern does not compile (${(error as Error).message})`, 0);
-  }
+  checkCompiles(state, { source: body.source, flags });
   return { source: body.source, flags };
 }
 
-/** {@link translatePythonRegex}, compiled. */
+function checkCompiles(state: State, translated: TranslatedRegex): void {
+  try {
+    runRegex("compile", translated, "", { subject: `Python regex ${quotePattern(state.pattern)}` });
+  } catch (error) {
+    if (error instanceof RegexTimeoutError) {
+      state.fail(`the translated pattern did not compile within ${error.timeoutMs} ms (it is too large)`, 0);
+    }
+    if (error instanceof RegexEngineError && error.engineMessage !== null) {
+      state.fail(`the translated pattern does not compile (${error.engineMessage})`, 0);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The parser recurses once per nested group; a hostile pattern nested thousands deep would overflow the
+ * stack with a bare RangeError (Python's own parser gives up on such depths too).
+ */
+function parseWithinStack(state: State): { source: string; width: Width } {
+  try {
+    return parseAlternation(state);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return state.fail("the pattern nests groups too deeply (or is too large) to translate", state.pos);
+  }
+}
+
+/**
+ * {@link translatePythonRegex}, compiled on the calling thread. For trusted patterns only (tests, tools): an
+ * untrusted pattern may take seconds to compile and hours to run here; use {@link pythonSearch},
+ * {@link pythonFindall} or {@link runRegex}, which run it in the regex worker and stop it at a deadline.
+ */
 export function compilePythonRegex(pattern: string, options: PythonRegexOptions = {}): RegExp {
   const { source, flags } = translatePythonRegex(pattern, options);
   return new RegExp(source, flags);
@@ -181,12 +235,17 @@ function parseAlternation(state: State): { source: string; width: Width } {
   }
   return {
     source: branches.map((branch) => branch.source).join("|"),
-    width: [Math.min(...branches.map((b) => b.width[0])), Math.max(...branches.map((b) => b.width[1]))],
+    // A loop, not Math.min(...widths): a spread of 100k alternatives overflows the call stack.
+    width: branches.reduce<Width>(
+      ([min, max], { width }) => [Math.min(min, width[0]), Math.max(max, width[1])],
+      [Number.POSITIVE_INFINITY, 0],
+    ),
   };
 }
 
 function parseSequence(state: State): { source: string; width: Width } {
-  let source = "";
+  // Pieces joined once at the end: re-slicing a growing string for each quantifier is quadratic.
+  const sources: string[] = [];
   let min = 0;
   let max = 0;
   let last: Piece | null = null;
@@ -200,7 +259,7 @@ function parseSequence(state: State): { source: string; width: Width } {
       if (last === null || last.kind === "anchor")
         state.fail("nothing to repeat", quantifier.position, "invalid");
       const repeated = quantify(last, quantifier);
-      source = source.slice(0, source.length - last.source.length) + repeated.source;
+      sources[sources.length - 1] = repeated.source;
       min += repeated.width[0] - last.width[0];
       max += repeated.width[1] - last.width[1];
       last = repeated;
@@ -212,13 +271,13 @@ function parseSequence(state: State): { source: string; width: Width } {
       continue;
     }
     const piece = parseAtom(state);
-    source += piece.source;
+    sources.push(piece.source);
     min += piece.width[0];
     max += piece.width[1];
     last = piece;
     lastWasQuantifier = false;
   }
-  return { source, width: [min, max] };
+  return { source: sources.join(""), width: [min, max] };
 }
 
 interface Quantifier {

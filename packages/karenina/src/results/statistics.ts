@@ -1,6 +1,8 @@
 // Small descriptive statistics shared by the result summary and the run comparison. Every function returns 0
 // for an empty list (spec 06 §3.1: "0 when empty"), so summaries stay plain numbers.
 
+import { ownValue, setOwn } from "../plain-data/index.js";
+
 /** The arithmetic mean; 0 when empty. */
 export function mean(values: readonly number[]): number {
   if (values.length === 0) return 0;
@@ -41,9 +43,9 @@ export function ratio(part: number, whole: number): number {
   return whole === 0 ? 0 : part / whole;
 }
 
-/** Adds `amount` to `map[key]`, starting from 0. */
+/** Adds `amount` to `map[key]`, starting from 0. Keys are data: `constructor` or `__proto__` count like any other. */
 export function bump(map: Record<string, number>, key: string, amount = 1): void {
-  map[key] = (map[key] ?? 0) + amount;
+  setOwn(map, key, (ownValue(map, key) ?? 0) + amount);
 }
 
 /** Pushes `value` onto the list kept at `key` of `map`, creating it. */
@@ -53,11 +55,11 @@ export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else list.push(value);
 }
 
-/** The entry at `key` of `record`, created with `make` when missing. */
+/** The entry at `key` of `record` (an own key, never an inherited member), created with `make` when missing. */
 export function entryOf<V>(record: Record<string, V>, key: string, make: () => V): V {
-  const existing = record[key];
+  const existing = ownValue(record, key);
   if (existing !== undefined) return existing;
   const created = make();
-  record[key] = created;
+  setOwn(record, key, created);
   return created;
 }

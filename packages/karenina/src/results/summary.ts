@@ -1,3 +1,4 @@
+import { ownValue, setOwn } from "../plain-data/index.js";
 import { answeringModelKey, modelComboKey } from "./model-combo-key.js";
 import { canonicalKey, displayString } from "./model-identity.js";
 import { bump, entryOf, mean, median, populationStd, pushTo, ratio, sampleStd } from "./statistics.js";
@@ -301,7 +302,7 @@ function groupRows<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]
 
 function mapValues<V, W>(groups: Map<string, V>, fn: (value: V, key: string) => W): Record<string, W> {
   const out: Record<string, W> = {};
-  for (const [key, value] of groups) out[key] = fn(value, key);
+  for (const [key, value] of groups) setOwn(out, key, fn(value, key));
   return out;
 }
 
@@ -660,7 +661,7 @@ function rubricScores(results: readonly VerificationResult[]): RubricScoreSummar
     const labels = rubric.llm_trait_labels ?? {};
     for (const [name, value] of Object.entries(rubric.llm_trait_scores ?? {})) {
       pushTo(llm, name, value);
-      const label = labels[name];
+      const label = ownValue(labels, name);
       if (label !== undefined) literalTraits.add(name);
       pushTo(llmLabels, name, label ?? String(value));
     }

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { parseRubricTrait, type RegexTrait, RubricError } from "../model/rubric/index.js";
+import { parseRubric, parseRubricTrait, type RegexTrait, RubricError } from "../model/rubric/index.js";
 import { thrown } from "../test-support/thrown.js";
 import { TraitEvaluationError } from "./errors.js";
+import { evaluateLocalTraits } from "./local-evaluation.js";
 import { evaluateRegexTrait } from "./regex-evaluation.js";
 
 const regex = (fields: Record<string, unknown>) =>
@@ -57,5 +58,46 @@ describe("regex traits whose pattern cannot run are refused when the trait is bu
     const error = thrown(TraitEvaluationError, () => evaluateRegexTrait(unchecked, "text"));
     expect(error.message).toContain("Failed to evaluate regex trait 'raw': ");
     expect(error.field).toBe("pattern");
+  });
+});
+
+// A crafted response: 40 word characters then a character neither pattern can end on, so a backtracking
+// engine tries all 2^40 ways of splitting the run. Without the deadline each evaluation runs for hours.
+const CRAFTED = `${"a".repeat(40)}!`;
+
+describe("a regex trait that backtracks catastrophically fails at its deadline instead of hanging", () => {
+  test("through evaluateLocalTraits (the pipeline's path): both traits fail with the reason, the others score", async () => {
+    const rubric = parseRubric({
+      regex_traits: [
+        { name: "nested", pattern: "(a+)+$" },
+        { name: "words", pattern: String.raw`^(\w+\s?)+$` },
+        { name: "bang", pattern: "!$" },
+      ],
+    });
+    const start = performance.now();
+    const results = await evaluateLocalTraits(rubric, CRAFTED);
+    expect(performance.now() - start).toBeLessThan(10_000);
+    expect(results.scores).toEqual({ nested: null, words: null, bang: true });
+    expect(results.errors.nested).toBe(
+      'regex trait "nested": field "pattern": Failed to evaluate regex trait \'nested\': Python regex "(a+)+$" ' +
+        "timed out after 1000 ms on a 41-character text and was stopped; the pattern backtracks " +
+        "catastrophically (nested quantifiers such as (a+)+?): rewrite it so that each part of the text can be " +
+        "matched in only one way",
+    );
+    expect(results.errors.words).toContain("timed out after 1000 ms on a 41-character text");
+
+    const next = await evaluateLocalTraits(rubric, "aaa bbb");
+    expect(next).toEqual({ scores: { nested: false, words: true, bang: false }, errors: {} });
+  });
+
+  test("evaluateRegexTrait takes its own deadline and names the trait", () => {
+    const error = thrown(TraitEvaluationError, () =>
+      evaluateRegexTrait(regex({ name: "nested", pattern: "(a+)+$" }), CRAFTED, { timeoutMs: 200 }),
+    );
+    expect(error.field).toBe("pattern");
+    expect(error.message).toContain(
+      "Failed to evaluate regex trait 'nested': Python regex \"(a+)+$\" timed out after 200 ms",
+    );
+    expect(evaluateRegexTrait(regex({ pattern: "(a+)+$" }), "caaa")).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Rubric, TraitProvenance } from "../model/rubric/index.js";
+import { setOwn } from "../plain-data/index.js";
 import type { ConfusionLists } from "./metrics.js";
 
 const ConfusionListsSchema = z.object({
@@ -95,7 +96,7 @@ export function buildRubricResult(input: RubricResultInput): VerificationResultR
   for (const [key, value] of Object.entries(input.scores ?? {})) {
     const type = owner.get(key.split(".", 1)[0] as string);
     if (type === undefined || value === null || value === undefined) continue;
-    (routed[type] as Record<string, unknown>)[key] = value;
+    setOwn(routed[type] as Record<string, unknown>, key, value);
   }
   const traces = Object.entries(input.agenticTraces ?? {}).filter(
     (entry): entry is [string, string] => entry[1] !== null,

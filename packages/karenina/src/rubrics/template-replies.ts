@@ -1,5 +1,6 @@
 import { describeValue } from "../errors/index.js";
 import type { LlmTrait } from "../model/rubric/index.js";
+import { setOwn } from "../plain-data/index.js";
 import { TraitEvaluationError } from "./errors.js";
 import { type TemplateField, templateFields, templateKindOf } from "./template-requests.js";
 
@@ -91,7 +92,7 @@ export function parseTemplateTraitReply(trait: LlmTrait, reply: unknown): Record
           "the judge reply has no value for it",
         );
       }
-      values[field.name] = "default" in field ? structuredClone(field.default) : null;
+      setOwn(values, field.name, "default" in field ? structuredClone(field.default) : null);
       continue;
     }
     const value = coerceField(field, given[field.name]);
@@ -104,7 +105,7 @@ export function parseTemplateTraitReply(trait: LlmTrait, reply: unknown): Record
         `expected ${expected}${field.nullable ? " or null" : ""}, the judge gave ${describeValue(given[field.name])}`,
       );
     }
-    values[field.name] = value;
+    setOwn(values, field.name, value); // field names come from the checkpoint's schema, `__proto__` included
   }
   return flattenTemplateResult(trait.name, values);
 }

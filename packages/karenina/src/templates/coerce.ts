@@ -1,4 +1,5 @@
 import { describeValue } from "../errors/index.js";
+import { ownValue, setOwn } from "../plain-data/index.js";
 import type { JsonSchema } from "./answer-template.js";
 
 /** A value the judge returned that does not fit the field, with where it is (`citation.page`). */
@@ -75,7 +76,7 @@ export function coerceToSchema(
   defs: Record<string, JsonSchema> = {},
 ): Coerced {
   if (typeof schema.$ref === "string") {
-    const target = defs[schema.$ref.replace(/^#\/\$defs\//, "")];
+    const target = ownValue(defs, schema.$ref.replace(/^#\/\$defs\//, ""));
     return target ? coerceToSchema(target, value, path, defs) : { ok: true, value };
   }
   if (Array.isArray(schema.anyOf)) {
@@ -146,24 +147,26 @@ function coerceObject(
   const extra = schema.additionalProperties;
   const out: Record<string, unknown> = {};
   const problems: CoercionProblem[] = [];
+  // Keys are the judge's or the template's data: only own keys count (a field named `constructor` that the
+  // judge left out is missing), and every key is written as a key, `__proto__` included.
   for (const [key, property] of Object.entries(properties)) {
-    if (!(key in input)) {
+    if (!Object.hasOwn(input, key)) {
       if (required.has(key)) problems.push({ path: join(path, key), message: "Field required" });
-      else if ("default" in property) out[key] = structuredClone(property.default);
+      else if (Object.hasOwn(property, "default")) setOwn(out, key, structuredClone(property.default));
       continue;
     }
     const result = coerceToSchema(property, input[key], join(path, key), defs);
-    if (result.ok) out[key] = result.value;
+    if (result.ok) setOwn(out, key, result.value);
     else problems.push(...result.problems);
   }
   for (const [key, child] of Object.entries(input)) {
-    if (key in properties) continue;
+    if (Object.hasOwn(properties, key)) continue;
     if (typeof extra === "object" && extra !== null) {
       const result = coerceToSchema(extra as JsonSchema, child, join(path, key), defs);
-      if (result.ok) out[key] = result.value;
+      if (result.ok) setOwn(out, key, result.value);
       else problems.push(...result.problems);
     } else if (extra !== false) {
-      out[key] = child;
+      setOwn(out, key, child);
     }
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: out };

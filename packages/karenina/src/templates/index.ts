@@ -21,6 +21,7 @@ export {
   sortSchemaKeys,
 } from "./judge-schema.js";
 export {
+  type LoadTemplateOptions,
   loadTemplate,
   loadTemplateInput,
   type TemplateCode,
@@ -29,9 +30,12 @@ export {
   templateProblem,
 } from "./load-template.js";
 export {
+  createTemplateSandbox,
   defaultPythonSandbox,
   type LoadPythonTemplateOptions,
   loadPythonTemplate,
   PythonTemplate,
+  TEMPLATE_ISOLATIONS,
+  type TemplateIsolation,
 } from "./python/index.js";
 export { verifyRegexChecks } from "./regex-checks.js";

@@ -1,5 +1,6 @@
 import type { TemplateLanguage } from "../checkpoint/index.js";
 import { KareninaError } from "../errors/index.js";
+import type { PythonSandbox } from "../sandbox/index.js";
 import { type AnswerTemplate, TemplateError } from "./answer-template.js";
 import {
   isDeclarativePython,
@@ -9,7 +10,7 @@ import {
   TemplateSpecSchema,
 } from "./declarative/index.js";
 import { isTypeScriptTemplate, loadJavaScriptTemplate, type TypeScriptTemplate } from "./javascript/index.js";
-import { loadPythonTemplate } from "./python/index.js";
+import { defaultPythonSandbox, loadPythonTemplate } from "./python/index.js";
 
 /** Template code as a checkpoint stores it. */
 export interface TemplateCode {
@@ -40,31 +41,57 @@ export function templateCode(input: TemplateInput): TemplateCode {
   return { code: specToPython(TemplateSpecSchema.parse(input)), language: "Python" };
 }
 
-const loaded = new Map<string, Promise<AnswerTemplate>>();
+/** Options of {@link loadTemplate}. */
+export interface LoadTemplateOptions {
+  /**
+   * The sandbox of the template's trust domain (its benchmark; see `createTemplateSandbox`), where Python
+   * templates that need an interpreter run. Default: the process's shared sandbox.
+   */
+  readonly pythonSandbox?: PythonSandbox;
+}
+
+/** Loaded templates by sandbox (trust domain), then by language and code. */
+const loaded = new WeakMap<PythonSandbox, Map<string, Promise<AnswerTemplate>>>();
 const CACHE_LIMIT = 1000;
 
 /**
  * Loads (and so validates) template code: JavaScript runs in QuickJS; Python VerifiedField templates run
- * natively as declarative templates; other Python runs in the Pyodide sandbox. Loads are cached by code.
+ * natively as declarative templates; other Python runs in the Pyodide sandbox of its trust domain. Loads are
+ * cached by code, per sandbox.
  * @throws {TemplateError} `Invalid template: <what to fix>`.
  */
-export function loadTemplate(code: string, language: TemplateLanguage): Promise<AnswerTemplate> {
+export function loadTemplate(
+  code: string,
+  language: TemplateLanguage,
+  options: LoadTemplateOptions = {},
+): Promise<AnswerTemplate> {
+  const sandbox = options.pythonSandbox ?? defaultPythonSandbox();
+  let cache = loaded.get(sandbox);
+  if (cache === undefined) {
+    cache = new Map();
+    loaded.set(sandbox, cache);
+  }
   const key = `${language}\u0000${code}`;
-  let template = loaded.get(key);
+  let template = cache.get(key);
   if (template === undefined) {
-    template = loadUncached(code, language);
-    if (loaded.size >= CACHE_LIMIT) loaded.delete(loaded.keys().next().value as string);
-    loaded.set(key, template);
-    template.catch(() => loaded.delete(key));
+    template = loadUncached(code, language, sandbox);
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(key, template);
+    const owner = cache;
+    template.catch(() => owner.delete(key));
   }
   return template;
 }
 
-async function loadUncached(code: string, language: TemplateLanguage): Promise<AnswerTemplate> {
+async function loadUncached(
+  code: string,
+  language: TemplateLanguage,
+  sandbox: PythonSandbox,
+): Promise<AnswerTemplate> {
   try {
     if (language === "JavaScript") return await loadJavaScriptTemplate(code);
     if (isDeclarativePython(code)) return loadDeclarativeTemplate(code);
-    return await loadPythonTemplate(code, { lenientDummyCheck: true });
+    return await loadPythonTemplate(code, { lenientDummyCheck: true, sandbox });
   } catch (error) {
     if (error instanceof TemplateError && error.message.startsWith("Invalid template: ")) throw error;
     const message = KareninaError.isInstance(error) || error instanceof Error ? error.message : String(error);
@@ -73,15 +100,22 @@ async function loadUncached(code: string, language: TemplateLanguage): Promise<A
 }
 
 /** Loads a template given in any form (see {@link TemplateInput}). */
-export function loadTemplateInput(input: TemplateInput): Promise<AnswerTemplate> {
+export function loadTemplateInput(
+  input: TemplateInput,
+  options: LoadTemplateOptions = {},
+): Promise<AnswerTemplate> {
   const { code, language } = templateCode(input);
-  return loadTemplate(code, language);
+  return loadTemplate(code, language, options);
 }
 
 /** Null when the template loads, else the message saying why not (spec 02 §8). */
-export async function templateProblem(code: string, language: TemplateLanguage): Promise<string | null> {
+export async function templateProblem(
+  code: string,
+  language: TemplateLanguage,
+  options: LoadTemplateOptions = {},
+): Promise<string | null> {
   try {
-    await loadTemplate(code, language);
+    await loadTemplate(code, language, options);
     return null;
   } catch (error) {
     return (error as Error).message.replace(/^Invalid template: /, "");

@@ -61,3 +61,42 @@ test("an invalid pattern fails its check with the error, and unknown match types
   expect(report.details.bad).toHaveProperty("error");
   expect(report.details.odd?.failure_reason).toBe("Unknown match_type: fuzzy");
 });
+
+// A crafted response: 40 word characters and a '!', on which both patterns try all 2^40 splits of the run.
+const CRAFTED = `${"a".repeat(40)}!`;
+
+test("a check whose pattern backtracks catastrophically fails at its deadline; the others still run", () => {
+  const start = performance.now();
+  const report = verifyRegexChecks(
+    {
+      nested: { pattern: "(a+)+$", expected: 1, match_type: "count" },
+      words: { pattern: String.raw`^(\w+\s?)+$`, expected: CRAFTED, match_type: "exact" },
+      bang: { pattern: "!", expected: 1, match_type: "count" },
+    },
+    CRAFTED,
+    { timeoutMs: 300 },
+  );
+  expect(performance.now() - start).toBeLessThan(5000);
+  expect(report.success).toBe(false);
+  expect(report.results).toEqual({ nested: false, words: false, bang: true });
+  expect(report.details.nested).toEqual({
+    pattern: "(a+)+$",
+    expected: 1,
+    match_type: "count",
+    error:
+      'Python regex "(a+)+$" timed out after 300 ms on a 41-character text and was stopped; the pattern ' +
+      "backtracks catastrophically (nested quantifiers such as (a+)+?): rewrite it so that each part of the " +
+      "text can be matched in only one way",
+  });
+  expect(report.details.words?.error).toContain("timed out after 300 ms on a 41-character text");
+
+  const next = verifyRegexChecks(
+    {
+      nested: { pattern: "(a+)+$", expected: 1, match_type: "count" },
+      // findall returns the group's last repetition, as in Python.
+      words: { pattern: String.raw`^(\w+\s?)+$`, expected: "words", match_type: "exact" },
+    },
+    "two words",
+  );
+  expect(next.results).toEqual({ nested: false, words: true });
+});

@@ -1,4 +1,5 @@
-import { type FindallMatch, pythonFindall } from "../python-regex/index.js";
+import { setOwn } from "../plain-data/index.js";
+import { type FindallMatch, type PythonRegexRunOptions, pythonFindall } from "../python-regex/index.js";
 import type { RegexCheck, RegexReport } from "./answer-template.js";
 
 /** Python `==` between a findall match (a str, or a tuple of str) and a JSON value: tuples equal no JSON value. */
@@ -48,14 +49,16 @@ function judge(check: RegexCheck, matches: FindallMatch[]): Verdict {
 
 /**
  * The original's `verify_regex(text)` (spec 02 §2.6): each named check runs Python's `re.findall` on the raw
- * response and compares the matches with the expected value by its `match_type`. An invalid pattern fails its
- * check with the error in the details.
+ * response and compares the matches with the expected value by its `match_type`. An invalid pattern, or one
+ * that runs past its deadline (`options.timeoutMs`, else the process default of 1000 ms), fails its check
+ * with the error in the details; the other checks still run.
  * @example
  * verifyRegexChecks({ cites: { pattern: String.raw`\[\d+\]`, expected: 2, match_type: "count" } }, "a [1] b [2]").success; // true
  */
 export function verifyRegexChecks(
   checks: Record<string, Partial<RegexCheck>> | null | undefined,
   text: string,
+  options: Pick<PythonRegexRunOptions, "timeoutMs"> = {},
 ): RegexReport {
   const report: RegexReport = { success: true, results: {}, details: {} };
   for (const [name, given] of Object.entries(checks ?? {})) {
@@ -67,21 +70,22 @@ export function verifyRegexChecks(
     const base = { pattern: check.pattern, expected: check.expected, match_type: check.match_type };
     let matches: FindallMatch[];
     try {
-      matches = pythonFindall(check.pattern, text);
+      matches = pythonFindall(check.pattern, text, { timeoutMs: options.timeoutMs });
     } catch (error) {
-      report.results[name] = false;
-      report.details[name] = { error: (error as Error).message, ...base };
+      setOwn(report.results, name, false);
+      setOwn(report.details, name, { error: (error as Error).message, ...base });
       report.success = false;
       continue;
     }
     const verdict = judge(check, matches);
-    report.results[name] = verdict.passed;
-    report.details[name] = {
+    // Check names come from the template: written as keys even when one is named `__proto__`.
+    setOwn(report.results, name, verdict.passed);
+    setOwn(report.details, name, {
       ...base,
       matches_found: matches,
       match_count: matches.length,
       [verdict.passed ? "success_reason" : "failure_reason"]: verdict.reason,
-    };
+    });
     if (!verdict.passed) report.success = false;
   }
   return report;

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { RegexEngineError, RegexTimeoutError, runRegex } from "../../python-regex/index.js";
 import { WorkspaceToolError } from "./errors.js";
 import type { WorkspaceToolLimits } from "./limits.js";
 import { existingStats, toolPath } from "./tool-paths.js";
@@ -30,17 +31,37 @@ export interface SearchFilesOutput {
   files_skipped: number;
 }
 
-function matcher(input: SearchFilesInput): RegExp {
+/** How long a regular expression may run on one line before the search is refused. */
+const LINE_DEADLINE_MS = 1000;
+
+/** Whether a line matches: plain text is searched natively, a model's regex in the deadline-bound worker. */
+type LineMatcher = (line: string, where: string) => boolean;
+
+function matcher(input: SearchFilesInput): LineMatcher {
   const flags = input.case_sensitive === false ? "i" : "";
   const source = input.regex ? input.pattern : input.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  let compiled: RegExp;
   try {
-    return new RegExp(source, flags);
+    compiled = new RegExp(source, flags);
   } catch (error) {
     throw new WorkspaceToolError(
       "search_files",
       `pattern ${JSON.stringify(input.pattern)}: expected a valid regular expression (${(error as Error).message})`,
     );
   }
+  if (!input.regex) return (line) => compiled.test(line);
+  // A model's regex can backtrack for hours on a line the agent wrote itself: it runs under a deadline.
+  return (line, where) => {
+    try {
+      return runRegex("test", { source, flags }, line, { timeoutMs: LINE_DEADLINE_MS });
+    } catch (error) {
+      if (!(error instanceof RegexTimeoutError || error instanceof RegexEngineError)) throw error;
+      throw new WorkspaceToolError(
+        "search_files",
+        `pattern ${JSON.stringify(input.pattern)} was stopped on ${where}: ${error.message}`,
+      );
+    }
+  };
 }
 
 /** The lines of the workspace's text files that match a text or a regular expression, in path order. */
@@ -49,7 +70,7 @@ export async function searchFiles(
   input: SearchFilesInput,
   limits: Pick<WorkspaceToolLimits, "searchMaxMatches" | "searchMaxFileBytes" | "searchLineChars">,
 ): Promise<SearchFilesOutput> {
-  const pattern = matcher(input);
+  const matches = matcher(input);
   const requested = input.path ?? ".";
   const start = await toolPath("search_files", workspace, requested);
   const stats = await existingStats("search_files", start, requested);
@@ -72,7 +93,7 @@ export async function searchFiles(
     output.files_searched++;
     const lines = (await readFile(file.absolute, "utf8")).split(/\r?\n/);
     for (const [index, line] of lines.entries()) {
-      if (!pattern.test(line)) continue;
+      if (!matches(line, `line ${index + 1} of ${file.path}`)) continue;
       if (output.matches.length === limits.searchMaxMatches) return { ...output, truncated: true };
       output.matches.push({ path: file.path, line: index + 1, text: line.slice(0, limits.searchLineChars) });
     }

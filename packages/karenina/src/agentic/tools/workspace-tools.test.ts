@@ -210,6 +210,18 @@ describe("search_files", () => {
     expect(await call(limited.search_files, { pattern: "step" })).toMatchObject({ truncated: true });
   });
 
+  test("a model's regex that backtracks catastrophically on a line is stopped, and the next search works", async () => {
+    await writeFile(join(ws, "results", "trap.txt"), `${"a".repeat(40)}!\n`);
+    const tools = workspaceTools(ws, { mode: "read_only" });
+    expect(
+      await refusal(() => call(tools.search_files, { pattern: "(a+)+$", regex: true, path: "results" })),
+    ).toMatch(
+      /^search_files: pattern "\(a\+\)\+\$" was stopped on line 1 of results\/trap\.txt: .*timed out after 1000 ms/,
+    );
+    const found = await call(tools.search_files, { pattern: "value=\\d+", regex: true, path: "results" });
+    expect(found.matches).toHaveLength(1);
+  });
+
   test("refuses a bad regular expression", async () => {
     const tools = workspaceTools(ws, { mode: "read_only" });
     expect(await refusal(() => call(tools.search_files, { pattern: "(", regex: true }))).toMatch(

@@ -1,7 +1,16 @@
 import { z } from "zod";
+import { PROTO_KEY } from "../../plain-data/index.js";
 
-/** A trait name: at least one character (dots are refused by the rubric, spec 03 §6). */
-export const TraitNameSchema = z.string().min(1);
+/**
+ * A trait name: at least one character (dots are refused by the rubric, spec 03 §6), and not `__proto__`:
+ * results key every score by trait name, and that one key cannot be kept in a plain object or a Zod record.
+ */
+export const TraitNameSchema = z
+  .string()
+  .min(1)
+  .refine((name) => name !== PROTO_KEY, {
+    message: `"${PROTO_KEY}" cannot be a trait name (results are keyed by trait name); rename the trait`,
+  });
 
 /** An optional text field of a trait (`description`, `summary`), null when absent. */
 export const OptionalTextSchema = z.string().nullable().default(null);
@@ -30,8 +39,22 @@ export function isTemplateKind(kind: unknown): kind is TemplateKind {
   return typeof kind === "object" && kind !== null;
 }
 
-/** Literal-kind classes: label → description, in class-index order. */
-export const ClassesSchema = z.record(z.string(), z.string()).nullable().default(null);
+/**
+ * Literal-kind classes: label → description, in class-index order. A class named `__proto__` is refused: Zod
+ * would drop it without a word, shifting the index of every later class.
+ */
+export const ClassesSchema = z
+  .preprocess(
+    (value, ctx) => {
+      if (typeof value === "object" && value !== null && Object.hasOwn(value, PROTO_KEY)) {
+        ctx.addIssue({ code: "custom", message: `"${PROTO_KEY}" cannot be a class name; rename the class` });
+      }
+      return value;
+    },
+    z.record(z.string(), z.string()),
+  )
+  .nullable()
+  .default(null);
 export type Classes = z.infer<typeof ClassesSchema>;
 
 const MAX_CLASSES = 20;

@@ -1,7 +1,8 @@
 import { workspaceTools } from "../../agentic/index.js";
 import type { ReplayStore } from "../../llm/index.js";
 import { type DynamicRubric, type Rubric, rubricTraits, templateId } from "../../model/index.js";
-import { type AnswerTemplate, loadTemplate } from "../../templates/index.js";
+import type { PythonSandbox } from "../../sandbox/index.js";
+import { type AnswerTemplate, type LoadTemplateOptions, loadTemplate } from "../../templates/index.js";
 import { agentTierFor, type ModelConfig, usesAgentPort, type VerificationConfig } from "../config/index.js";
 import { taskPlan } from "../planning.js";
 import { costOf, DEFAULT_PRICES, type PriceTable } from "../pricing.js";
@@ -32,6 +33,8 @@ export interface DryRunOptions {
   globalDynamicRubric?: DynamicRubric | null;
   /** Task keys to leave out: the finished tasks of a run being resumed. */
   skipKeys?: ReadonlySet<string>;
+  /** The sandbox of the questions' trust domain, where Python templates load; default the shared one. */
+  pythonSandbox?: PythonSandbox;
   /** The replay store the run would use: its answers need no answering call. */
   replay?: ReplayStore | null;
   /**
@@ -46,10 +49,13 @@ export interface DryRunOptions {
 /** A question's loaded template, or why its tasks fail at ValidateTemplate, before any call. */
 type LoadedTemplate = AnswerTemplate | { failure: string };
 
-async function loadOne(source: PipelineQuestion["template"]): Promise<LoadedTemplate> {
+async function loadOne(
+  source: PipelineQuestion["template"],
+  options: LoadTemplateOptions,
+): Promise<LoadedTemplate> {
   if (source === null || source.code.trim() === "") return { failure: "the question has no answer template" };
   try {
-    return await loadTemplate(source.code, source.language);
+    return await loadTemplate(source.code, source.language, options);
   } catch (error) {
     return {
       failure: `the template does not load (${error instanceof Error ? error.message : String(error)})`,
@@ -61,12 +67,13 @@ async function loadOne(source: PipelineQuestion["template"]): Promise<LoadedTemp
 async function loadTemplates(
   questions: readonly PipelineQuestion[],
   config: VerificationConfig,
+  options: LoadTemplateOptions,
 ): Promise<Map<string, LoadedTemplate>> {
   const templates = new Map<string, LoadedTemplate>();
   if (config.evaluation_mode === "rubric_only") return templates;
   for (const question of questions) {
     const id = templateId(question.template?.code);
-    if (!templates.has(id)) templates.set(id, await loadOne(question.template));
+    if (!templates.has(id)) templates.set(id, await loadOne(question.template, options));
   }
   return templates;
 }
@@ -329,7 +336,11 @@ export async function planDryRun(
 ): Promise<DryRunPlan> {
   const priceTable = options.priceTable ?? DEFAULT_PRICES;
   const counter = await loadTokenCounter();
-  const templates = await loadTemplates(questions, config);
+  const templates = await loadTemplates(
+    questions,
+    config,
+    options.pythonSandbox === undefined ? {} : { pythonSandbox: options.pythonSandbox },
+  );
   const plan = taskPlan(questions, config, {
     globalRubric: options.globalRubric ?? null,
     globalDynamicRubric: options.globalDynamicRubric ?? null,

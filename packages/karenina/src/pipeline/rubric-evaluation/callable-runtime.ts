@@ -4,8 +4,7 @@ import {
   type CallableRegistry,
   decodeCallableCode,
 } from "../../rubrics/index.js";
-import { JavaScriptSandbox } from "../../sandbox/index.js";
-import { defaultPythonSandbox } from "../../templates/index.js";
+import { JavaScriptSandbox, type PythonSandbox } from "../../sandbox/index.js";
 
 let sharedJavaScript: Promise<JavaScriptSandbox> | null = null;
 
@@ -23,11 +22,12 @@ function javaScriptSandbox(): Promise<JavaScriptSandbox> {
 
 /**
  * Where a rubric's callable traits run: the registry's functions first, then the stored code — Python source in
- * the process's shared Pyodide sandbox, JavaScript in a shared QuickJS sandbox. A sandbox is only started when
- * some trait needs it.
+ * the run's Pyodide sandbox (its trust domain's), JavaScript in a shared QuickJS sandbox (whose scripts
+ * cannot reach one another). A sandbox is only started when some trait needs it.
  */
 export async function callableRuntime(
   rubric: Rubric,
+  pythonSandbox: PythonSandbox,
   registry?: CallableRegistry,
 ): Promise<CallableEvaluationOptions> {
   const forms = new Set(
@@ -39,7 +39,7 @@ export async function callableRuntime(
   const javascript = forms.has("javascript") ? await javaScriptSandbox().catch(() => undefined) : undefined;
   return {
     ...(registry === undefined ? {} : { registry }),
-    ...(forms.has("python") ? { pythonSandbox: defaultPythonSandbox() } : {}),
+    ...(forms.has("python") ? { pythonSandbox } : {}),
     ...(javascript === undefined ? {} : { javascriptSandbox: javascript }),
   };
 }

@@ -108,7 +108,11 @@ async function evaluate(ctx: VerificationContext, rubric: Rubric, text: string):
           excerptRetryAttempts: config.deep_judgment_excerpt_retry_attempts,
         },
       },
-      callables: await callableRuntime(rubric, ctx.services.callables ?? undefined),
+      callables: await callableRuntime(
+        rubric,
+        ctx.services.pythonSandbox,
+        ctx.services.callables ?? undefined,
+      ),
     },
   );
   for (const [name, message] of Object.entries(evaluation.traitErrors)) {

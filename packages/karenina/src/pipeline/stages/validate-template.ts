@@ -17,7 +17,9 @@ export const validateTemplateStage: Stage = {
       return;
     }
     try {
-      ctx.artifacts.template = await loadTemplate(source.code, source.language);
+      ctx.artifacts.template = await loadTemplate(source.code, source.language, {
+        pythonSandbox: ctx.services.pythonSandbox,
+      });
       ctx.artifacts.templateValidationError = null;
     } catch (error) {
       fail(ctx, error instanceof Error ? error.message : String(error));

@@ -1,5 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import { type Rubric, rubricTraitNames } from "../../model/index.js";
+import { ownValue } from "../../plain-data/index.js";
 import { floatRepr, PyFloat, pyRepr } from "../../python-repr/index.js";
 import { displayString } from "../model-identity.js";
 import {
@@ -193,10 +194,10 @@ function rowCells(
     rubric_evaluation_performed: bool(rubric?.rubric_evaluation_performed),
     keywords: json(metadata.keywords),
   };
-  for (const name of global) cells[`rubric_${name}`] = traitCell(scores[name]);
+  for (const name of global) cells[`rubric_${name}`] = traitCell(ownValue(scores, name));
   if (specific !== null) {
     const own = Object.fromEntries(
-      specific.filter((name) => name in scores).map((name) => [name, scores[name]]),
+      specific.filter((name) => Object.hasOwn(scores, name)).map((name) => [name, scores[name]]),
     );
     cells[QUESTION_SPECIFIC_COLUMN] = pythonJson(own, { ensureAscii: true });
   }

@@ -1,5 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { describeValue } from "../../errors/index.js";
+import { PROTO_KEY, setOwn } from "../../plain-data/index.js";
 import type { ModelIdentity } from "../model-identity.js";
 import { resultId } from "../result-id.js";
 import {
@@ -118,13 +119,17 @@ function rubricOf(cells: Cells, traitColumns: readonly [string, number][], recor
   const scores: Record<string, unknown> = {};
   for (const [name, at] of traitColumns) {
     const text = record[at] ?? "";
-    if (text !== "" && !text.startsWith("{")) scores[name] = traitValue(text);
+    if (name === PROTO_KEY) cells.fail(`rubric_${name}`, `"${PROTO_KEY}" cannot be a trait name`);
+    if (text !== "" && !text.startsWith("{")) setOwn(scores, name, traitValue(text));
   }
   const specific = cells.json(QUESTION_SPECIFIC_COLUMN);
   if (specific !== null && !isRecord(specific)) {
     cells.fail(QUESTION_SPECIFIC_COLUMN, `expected a JSON object, found ${describeValue(specific)}`);
   }
-  for (const [name, value] of Object.entries(specific ?? {})) if (!isRecord(value)) scores[name] = value;
+  for (const [name, value] of Object.entries(specific ?? {})) {
+    if (name === PROTO_KEY) cells.fail(QUESTION_SPECIFIC_COLUMN, `"${PROTO_KEY}" cannot be a trait name`);
+    if (!isRecord(value)) setOwn(scores, name, value);
+  }
   const metric = cells.json("metric_trait_metrics");
   const confusion = cells.json("metric_trait_confusion_lists");
   const performed = cells.bool("rubric_evaluation_performed");

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { ownValue, setOwn } from "../../plain-data/index.js";
 import { rowKey } from "../row-key.js";
 import type { VerificationResult } from "../verification-result.js";
 
@@ -151,8 +152,8 @@ const ordered = (
   filled: Record<string, unknown>,
 ) => {
   const out: Record<string, unknown> = {};
-  for (const key of keys) out[key] = key in filled ? filled[key] : value[key];
-  for (const [key, entry] of Object.entries(value)) if (!(key in out)) out[key] = entry;
+  for (const key of keys) setOwn(out, key, Object.hasOwn(filled, key) ? filled[key] : ownValue(value, key));
+  for (const [key, entry] of Object.entries(value)) if (!Object.hasOwn(out, key)) setOwn(out, key, entry);
   return out;
 };
 

@@ -58,7 +58,7 @@ export function pythonJson(value: unknown, options: PythonJsonOptions = {}): str
 
 function child(spec: FloatSpec | undefined, key: string): FloatSpec | undefined {
   if (spec === undefined || spec === true) return spec;
-  return spec[key] ?? spec["*"];
+  return (Object.hasOwn(spec, key) ? spec[key] : undefined) ?? spec["*"];
 }
 
 /** A number as Python's json writes a float (`float.__repr__`, `NaN`, `Infinity`) or an int. */

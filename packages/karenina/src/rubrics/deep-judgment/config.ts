@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { LlmTrait } from "../../model/rubric/index.js";
+import { ownValue } from "../../plain-data/index.js";
 
 /** How the run turns deep judgment on for LLM traits (spec 03 §10.1). */
 export const DEEP_JUDGMENT_RUBRIC_MODES = ["disabled", "enable_all", "use_checkpoint", "custom"] as const;
@@ -120,7 +121,9 @@ function resolvedFields(
       };
     case "custom": {
       const config = settings.customConfig;
-      const entry = config?.question_specific[questionId]?.[trait.name] ?? config?.global_traits[trait.name];
+      const entry =
+        ownValue(ownValue(config?.question_specific, questionId), trait.name) ??
+        ownValue(config?.global_traits, trait.name);
       return entry === undefined ? { ...trait, deep_judgment_enabled: false } : fromConfig(entry);
     }
   }

@@ -30,16 +30,19 @@ export const BRIDGE_SOURCE = `(function (evaluate) {
   const PromiseClass = Promise;
   const StringOf = String;
 
+  const { slice } = StringOf.prototype;
+  // An error's text is cut short: it crosses to the host, where a megabyte message helps nobody.
+  const clip = (text, limit) => (text.length > limit ? apply(slice, text, [0, limit]) + "…" : text);
   const describe = (error) => {
     if (error instanceof ErrorClass) {
       return {
-        name: StringOf(error.name),
-        message: StringOf(error.message),
-        stack: typeof error.stack === "string" ? error.stack : "",
+        name: clip(StringOf(error.name), 200),
+        message: clip(StringOf(error.message), 10000),
+        stack: typeof error.stack === "string" ? clip(error.stack, 20000) : "",
       };
     }
     const text = typeof error === "string" ? error : stringify(error);
-    return { name: "Uncaught", message: text === undefined ? StringOf(error) : text, stack: "" };
+    return { name: "Uncaught", message: clip(text === undefined ? StringOf(error) : text, 10000), stack: "" };
   };
 
   const bridge = {

@@ -89,11 +89,12 @@ describe("a sandboxed call that hits a limit fails with a typed error and the ne
     expect(await script.call("count")).toBe(before + 1);
   });
 
-  test("a result nested too deeply for the native stack discards the engine, which is replaced", async () => {
-    const error = await failure("nested");
+  test("a result nested too deeply to render is a stack overflow, and the next call works", async () => {
+    const error = await failure("nested", roomyScript);
     expect(error).toBeInstanceOf(SandboxError);
-    expect((error as Error).message).toContain("native stack");
-    expect(await script.call("count")).toBe(1);
+    // QuickJS's own stack check, or, where the thread's native stack runs out first, the engine replaced.
+    expect((error as Error).message).toMatch(/InternalError: stack overflow|native stack/);
+    expect(typeof (await roomyScript.call("count"))).toBe("number");
   });
 
   test("calls made at once all complete; only the one that spins fails", async () => {

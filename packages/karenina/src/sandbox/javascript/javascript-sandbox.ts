@@ -1,20 +1,23 @@
-import type { QuickJSWASMModule } from "quickjs-emscripten";
 import { SandboxError } from "../errors.js";
 import type { JsonValue } from "../python/json-value.js";
-import { type EngineLimits, loadQuickJsModule, QuickJsEngine } from "./quickjs-engine.js";
+import type { EngineLimits } from "./quickjs-engine.js";
+import { QuickJsThread } from "./quickjs-thread.js";
 
 /** Limits of a {@link JavaScriptSandbox}. */
 export interface JavaScriptSandboxOptions {
   /**
    * Wall-clock limit of one `load` or `call`, in ms. Default 1000. QuickJS checks it between bytecode
-   * instructions and inside regular-expression matching; one long native operation (sorting ten million
-   * numbers) can overrun it before it is noticed.
+   * instructions and inside regular-expression matching; one long native operation (an `indexOf` on
+   * megabytes of text, a sort of millions of strings) that never reaches that check is stopped by
+   * terminating the sandbox's worker thread 250 ms past the limit.
    */
   readonly timeoutMs?: number;
   /**
    * How far, in MB, QuickJS's WebAssembly memory may grow beyond the 16 MB it starts with (of which its
    * stack and built-ins take a few). The whole heap counts: every loaded script and what a call allocates.
-   * An allocation past it fails with {@link SandboxMemoryError}. Default 64.
+   * An allocation past it fails with {@link SandboxMemoryError}. Default 64. A value crossing to the host
+   * as more than 16 MB of JSON text fails the same way, whatever this limit: JSON of shared or tiny values
+   * takes many times its size once the host parses it.
    */
   readonly memoryLimitMb?: number;
 }
@@ -50,7 +53,8 @@ export interface JavaScriptScript {
    * @throws {JavaScriptExecutionError} the function threw, is missing, returned a Promise or a value JSON
    * cannot render (a BigInt, a cycle).
    * @throws {SandboxTimeoutError} the call ran longer than `timeoutMs`.
-   * @throws {SandboxMemoryError} the sandbox's heap would pass `memoryLimitMb`.
+   * @throws {SandboxMemoryError} the sandbox's heap would pass `memoryLimitMb`, or the result is more
+   * than 16 MB of JSON.
    * @throws {SandboxError} the engine failed, the script was disposed or the sandbox closed.
    */
   call(name: string, args?: readonly JsonValue[]): Promise<JsonValue | undefined>;
@@ -59,23 +63,29 @@ export interface JavaScriptScript {
 }
 
 const DEFAULTS: EngineLimits = { timeoutMs: 1000, memoryLimitMb: 64 };
+/** How long a new thread waits for its predecessor to end before starting anyway. */
+const TERMINATION_WAIT_MS = 5000;
 
-/** Where a script's value lives: an engine and the id it keeps the value under. */
+/** Where a script's value lives: a thread, the serial of the engine in it, the id the engine keeps it under. */
 interface Slot {
-  readonly engine: QuickJsEngine;
+  readonly thread: QuickJsThread;
+  readonly engine: number;
   readonly id: number;
 }
 
 /**
- * Runs untrusted JavaScript in QuickJS compiled to WebAssembly. The sandboxed code reaches only the
- * language's built-ins: no file system, network, process, environment, timers, modules (`import` fails) or
- * host object, and values cross the boundary only as JSON. The built-ins and `globalThis` are frozen, and
- * each script is evaluated in a scope of its own, so scripts sharing a sandbox cannot alter one another.
+ * Runs untrusted JavaScript in QuickJS compiled to WebAssembly, on a worker thread of its own. The sandboxed
+ * code reaches only the language's built-ins: no file system, network, process, environment, timers,
+ * modules (`import` fails) or host object, and values cross the boundary only as JSON. The built-ins and
+ * `globalThis` are frozen, and each script is evaluated in a scope of its own, so scripts sharing a sandbox
+ * cannot alter one another.
  *
  * Every `load` and `call` runs under a time limit, a memory limit for the whole heap and a stack limit.
- * After a time or memory limit is hit (or the engine itself fails) the engine is discarded and the next
- * call starts a fresh one, in which each script is evaluated again on its next call. Calls are
- * synchronous inside and never overlap.
+ * QuickJS's interrupt stops code at the time limit; a native call that never reaches its check is stopped
+ * by terminating the thread, so the host's event loop is never blocked. After a time or memory limit is
+ * hit (or the engine itself fails) the engine is discarded, with its thread when needed, and the next call
+ * starts a fresh one, in which each script is evaluated again on its next call. Calls are queued and never
+ * overlap. An idle sandbox does not keep the process alive; `close` ends its thread.
  * @example
  * const sandbox = await JavaScriptSandbox.create({ timeoutMs: 200 });
  * const script = await sandbox.load("const add = (a, b) => a + b; ({ add, spin() { for (;;); } })");
@@ -87,20 +97,21 @@ interface Slot {
  */
 export class JavaScriptSandbox {
   readonly #limits: EngineLimits;
-  /** The module engines start on; null once the sandbox is closed. */
-  #module: Promise<QuickJSWASMModule> | null;
-  #engine: QuickJsEngine | null = null;
-  readonly #finalizer = new FinalizationRegistry<Slot>((slot) => slot.engine.release(slot.id));
+  #closed = false;
+  /** The current thread (starting, running or dead); null before the first need and once closed. */
+  #thread: Promise<QuickJsThread> | null = null;
+  /** The tail of the queue of operations: each runs after the previous one settled. */
+  #queue: Promise<unknown> = Promise.resolve();
+  readonly #finalizer = new FinalizationRegistry<Slot>((slot) => slot.thread.release(slot.engine, slot.id));
 
-  private constructor(limits: EngineLimits, module: Promise<QuickJSWASMModule>) {
+  private constructor(limits: EngineLimits) {
     this.#limits = limits;
-    this.#module = module;
   }
 
   /**
-   * Creates a sandbox with its own QuickJS WebAssembly module (about 30 ms), so that a failure of one
+   * Creates a sandbox with its own worker thread and QuickJS WebAssembly module, so that a failure of one
    * sandbox's engine cannot affect another.
-   * @throws {SandboxError} a limit is not a positive number.
+   * @throws {SandboxError} a limit is not a positive number, or the thread could not start.
    */
   static async create(options: JavaScriptSandboxOptions = {}): Promise<JavaScriptSandbox> {
     const limits: EngineLimits = {
@@ -112,8 +123,13 @@ export class JavaScriptSandbox {
         throw new SandboxError(`${name} must be a positive number, found ${String(value)}`);
       }
     }
-    const sandbox = new JavaScriptSandbox(limits, loadQuickJsModule(limits.memoryLimitMb));
-    await sandbox.#use(() => undefined);
+    const sandbox = new JavaScriptSandbox(limits);
+    try {
+      await sandbox.#use((thread) => thread.request({ op: "start" }));
+    } catch (error) {
+      sandbox.close();
+      throw error;
+    }
     return sandbox;
   }
 
@@ -128,90 +144,71 @@ export class JavaScriptSandbox {
    */
   async load(source: string, options: JavaScriptLoadOptions = {}): Promise<JavaScriptScript> {
     const { wrapper } = options;
-    const { slot, json } = await this.#use((engine) => {
-      const { id, json } = engine.load(source, wrapper);
-      return { slot: { engine, id }, json };
-    });
+    const evaluate = async (thread: QuickJsThread) => {
+      const reply = await thread.request({ op: "load", source, wrapper });
+      return { slot: { thread, engine: reply.engine, id: reply.id as number }, json: reply.json };
+    };
+    const { slot, json } = await this.#use(evaluate);
     const value = json === undefined ? undefined : (JSON.parse(json) as JsonValue);
-    const script = new LoadedScript(value, slot, {
+    return new LoadedScript(value, slot, {
       use: (operation) => this.#use(operation),
-      reload: (engine) => ({ engine, id: engine.load(source, wrapper).id }),
+      reload: async (thread) => (await evaluate(thread)).slot,
       track: (target, current, previous) => {
         if (previous) this.#finalizer.unregister(previous);
         if (current) this.#finalizer.register(target, current, current);
       },
     });
-    return script;
   }
 
-  /** Frees the engine. Later calls fail with {@link SandboxError}. */
+  /** Ends the worker thread. Later calls, and a call still running, fail with {@link SandboxError}. */
   close(): void {
-    const engine = this.#engine;
-    this.#module = null;
-    this.#engine = null;
-    engine?.dispose();
+    this.#closed = true;
+    const thread = this.#thread;
+    this.#thread = null;
+    thread?.then(
+      (current) => current.terminate(new SandboxError("the JavaScript sandbox is closed")),
+      () => undefined,
+    );
   }
 
-  /**
-   * Runs `operation` synchronously on a usable engine, starting one when needed, and retires the engine
-   * when the operation leaves it unusable (a limit, or a failure of the module).
-   */
-  async #use<T>(operation: (engine: QuickJsEngine) => T): Promise<T> {
-    for (;;) {
-      const engine = await this.#ready();
-      if (!engine.usable) continue;
-      try {
-        return operation(engine);
-      } finally {
-        if (!engine.usable) this.#retire(engine);
-      }
-    }
+  /** Queues `operation` to run on a usable thread once every operation queued before it has settled. */
+  #use<T>(operation: (thread: QuickJsThread) => Promise<T>): Promise<T> {
+    const run = this.#queue.then(async () => operation(await this.#live()));
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 
-  /** The current engine, or a new one on the current module (replaced first when it is unsound). */
-  async #ready(): Promise<QuickJsEngine> {
-    for (;;) {
-      if (this.#module === null) throw new SandboxError("the JavaScript sandbox is closed");
-      const current = this.#engine;
-      if (current?.usable) return current;
-      if (current) this.#retire(current);
-      const pending = this.#module;
-      const module = await pending.catch((error: unknown) => {
-        if (this.#module === pending) this.#module = this.#freshModule();
-        throw new SandboxError(`the QuickJS WebAssembly module could not load: ${String(error)}`);
+  /** The current thread, or a new one when there is none or it died (after the dead one has ended). */
+  async #live(): Promise<QuickJsThread> {
+    if (this.#closed) throw new SandboxError("the JavaScript sandbox is closed");
+    const current = this.#thread === null ? null : await this.#thread.catch(() => null);
+    if (current?.usable) return current;
+    const next = this.#spawnAfter(current);
+    this.#thread = next;
+    next.catch(() => undefined);
+    return next;
+  }
+
+  /** Starts a thread once `previous` (if any) has ended, so that stopped threads cannot pile up. */
+  async #spawnAfter(previous: QuickJsThread | null): Promise<QuickJsThread> {
+    if (previous) {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, TERMINATION_WAIT_MS).unref();
       });
-      if (this.#module !== pending || this.#engine !== null) continue;
-      try {
-        this.#engine = QuickJsEngine.start(module, this.#limits);
-      } catch (error) {
-        this.#module = this.#freshModule();
-        throw error instanceof SandboxError
-          ? error
-          : new SandboxError(`the QuickJS engine could not start: ${String(error)}`);
-      }
-      return this.#engine;
+      await Promise.race([previous.terminate(new SandboxError("the QuickJS worker was replaced")), waited]);
+      clearTimeout(timer);
     }
-  }
-
-  /** Starts loading a module; a failure is reported by the call that awaits it, never as an unhandled rejection. */
-  #freshModule(): Promise<QuickJSWASMModule> {
-    const module = loadQuickJsModule(this.#limits.memoryLimitMb);
-    module.catch(() => undefined);
-    return module;
-  }
-
-  /** Disposes `engine`; when its module is no longer sound, the next engine gets a fresh module. */
-  #retire(engine: QuickJsEngine): void {
-    if (this.#engine === engine) this.#engine = null;
-    if (!engine.dispose() && this.#module !== null) this.#module = this.#freshModule();
+    if (this.#closed) throw new SandboxError("the JavaScript sandbox is closed");
+    return QuickJsThread.spawn(this.#limits);
   }
 }
 
 /** What a {@link LoadedScript} needs from its sandbox. */
 interface ScriptHost {
-  use<T>(operation: (engine: QuickJsEngine) => T): Promise<T>;
-  /** Evaluates the script again on an engine that does not hold it yet. */
-  reload(engine: QuickJsEngine): Slot;
+  use<T>(operation: (thread: QuickJsThread) => Promise<T>): Promise<T>;
+  /** Evaluates the script again on a thread whose engine does not hold it. */
+  reload(thread: QuickJsThread): Promise<Slot>;
   /** Keeps the finalizer in step: frees `current` when the script is garbage-collected, forgets `previous`. */
   track(target: object, current: Slot | null, previous: Slot | null): void;
 }
@@ -230,9 +227,9 @@ class LoadedScript implements JavaScriptScript {
 
   call(name: string, args: readonly JsonValue[] = []): Promise<JsonValue | undefined> {
     const argsJson = JSON.stringify(args);
-    return this.#host.use((engine) => {
-      const slot = this.#slotOn(engine);
-      const json = engine.call(slot.id, name, argsJson);
+    return this.#host.use(async (thread) => {
+      const slot = await this.#slotOn(thread);
+      const { json } = await thread.request({ op: "call", id: slot.id, name, argsJson });
       return json === undefined ? undefined : (JSON.parse(json) as JsonValue);
     });
   }
@@ -242,14 +239,20 @@ class LoadedScript implements JavaScriptScript {
     if (slot === null) return;
     this.#slot = null;
     this.#host.track(this, null, slot);
-    slot.engine.release(slot.id);
+    slot.thread.release(slot.engine, slot.id);
   }
 
-  #slotOn(engine: QuickJsEngine): Slot {
+  /** The script's slot in the thread's live engine, evaluating the script there first when needed. */
+  async #slotOn(thread: QuickJsThread): Promise<Slot> {
     const slot = this.#slot;
     if (slot === null) throw new SandboxError("the script was disposed");
-    if (slot.engine === engine) return slot;
-    const fresh = this.#host.reload(engine);
+    if (slot.thread === thread && slot.engine === thread.engine) return slot;
+    const fresh = await this.#host.reload(thread);
+    if (this.#slot !== slot) {
+      // Disposed while it was evaluated again.
+      thread.release(fresh.engine, fresh.id);
+      throw new SandboxError("the script was disposed");
+    }
     this.#slot = fresh;
     this.#host.track(this, fresh, slot);
     return fresh;

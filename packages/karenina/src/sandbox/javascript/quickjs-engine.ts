@@ -19,8 +19,9 @@ export interface EngineLimits {
 
 /**
  * The stack QuickJS may use, in bytes: about 700 nested calls of a small function. QuickJS's C frames also
- * live on Node's own stack (about 2.7 times this much), so a larger value lets deep recursion overflow the
- * host's stack instead of raising a catchable `InternalError: stack overflow` in the sandbox.
+ * live on the native stack of the thread it runs on (about 2.7 times this much), so a larger value lets deep
+ * recursion overflow that stack instead of raising a catchable `InternalError: stack overflow` in the
+ * sandbox.
  */
 const MAX_STACK_BYTES = 128 * 1024;
 
@@ -40,24 +41,35 @@ const WasmMemory = (
 /** Frames of a sandboxed error's stack that are kept; deeper ones are summarised. */
 const MAX_STACK_FRAMES = 20;
 
+/**
+ * The longest JSON text a value may cross to the host as, in characters. JSON from shared or tiny values
+ * (`[[],[],...]`) becomes many times its size in objects when the host parses it, so the limit bounds the
+ * host's memory, not the sandbox's.
+ */
+export const MAX_RESULT_CHARS = 16 * 1024 * 1024;
+
 /** The size the WebAssembly memory of an engine with this limit can reach: 16 MB + `memoryLimitMb`. */
 function memoryCapBytes(memoryLimitMb: number): number {
   return BASE_MEMORY_BYTES + Math.ceil((memoryLimitMb * 1024 * 1024) / PAGE_BYTES) * PAGE_BYTES;
 }
 
 /**
- * Instantiates QuickJS's WebAssembly build (about 30 ms) on a memory of its own capped at
- * {@link memoryCapBytes}. That cap is the memory limit: QuickJS's `setMemoryLimit` counts only a fixed
- * overhead per allocation in this build (its `malloc_usable_size` is unavailable), so it would let the heap
- * grow to the module's 2 GB maximum. Past the cap `malloc` fails and QuickJS throws
+ * Instantiates QuickJS's WebAssembly build on a memory of its own capped at {@link memoryCapBytes}, from
+ * `compiled` (a `WebAssembly.Module` of that build, whose machine code, once optimised, every thread given
+ * it shares) or else from the package's file (about 30 ms). That cap is the memory limit: QuickJS's
+ * `setMemoryLimit` counts only a fixed overhead per allocation in this build (its `malloc_usable_size` is
+ * unavailable), so it would let the heap grow to the module's 2 GB maximum. Past the cap `malloc` fails and QuickJS throws
  * `InternalError: out of memory`. The memory never shrinks, so a module whose code hit the cap is replaced.
  */
-export function loadQuickJsModule(memoryLimitMb: number): Promise<QuickJSWASMModule> {
+export function loadQuickJsModule(memoryLimitMb: number, compiled?: object): Promise<QuickJSWASMModule> {
   const wasmMemory = new WasmMemory({
     initial: BASE_MEMORY_BYTES / PAGE_BYTES,
     maximum: memoryCapBytes(memoryLimitMb) / PAGE_BYTES,
   });
-  return newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory }));
+  const wasmModule = compiled as Parameters<typeof newVariant>[1]["wasmModule"];
+  return newQuickJSWASMModuleFromVariant(
+    newVariant(RELEASE_SYNC, compiled === undefined ? { wasmMemory } : { wasmMemory, wasmModule }),
+  );
 }
 
 interface Bridge {
@@ -145,9 +157,16 @@ export class QuickJsEngine {
         value.dispose();
         throw this.#failure(rendered.error);
       }
+      let json: string | undefined;
+      try {
+        json = this.#takeText(rendered.value);
+      } catch (error) {
+        value.dispose();
+        throw error;
+      }
       const id = this.#nextId++;
       this.#values.set(id, value);
-      return { id, json: this.#takeText(rendered.value) };
+      return { id, json };
     });
   }
 
@@ -239,7 +258,22 @@ export class QuickJsEngine {
 
   /** Reads a string handle (the bridge's JSON text) or `undefined`, and frees the handle. */
   #takeText(handle: QuickJSHandle): string | undefined {
-    const text = this.#context.typeof(handle) === "string" ? this.#context.getString(handle) : undefined;
+    const context = this.#context;
+    if (context.typeof(handle) !== "string") {
+      handle.dispose();
+      return undefined;
+    }
+    const lengthHandle = context.getProp(handle, "length");
+    const length = context.getNumber(lengthHandle);
+    lengthHandle.dispose();
+    if (length > MAX_RESULT_CHARS) {
+      handle.dispose();
+      throw new SandboxMemoryError(
+        this.#limits.memoryLimitMb,
+        `its result is ${megabytes(length)} of JSON text, more than the ${megabytes(MAX_RESULT_CHARS)} a value may cross to the host as`,
+      );
+    }
+    const text = context.getString(handle);
     handle.dispose();
     return text;
   }
@@ -319,6 +353,10 @@ function sandboxFrames(stack: string): string {
   const kept = own.slice(0, MAX_STACK_FRAMES);
   if (own.length > kept.length) kept.push(`    ... ${own.length - kept.length} more frames`);
   return kept.join("\n");
+}
+
+function megabytes(chars: number): string {
+  return `${Math.round((chars / (1024 * 1024)) * 10) / 10} MB`;
 }
 
 function hostFailure(error: unknown): string {

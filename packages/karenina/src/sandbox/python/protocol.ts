@@ -30,6 +30,11 @@ export interface WorkerRequest {
   readonly id: number;
   readonly op: Operation;
   readonly request: string;
+  /**
+   * Restore the interpreter's memory to its state at the end of the latest trusted step (start-up, or the
+   * latest `setup`) before serving the request, so that nothing earlier untrusted code did survives.
+   */
+  readonly fresh?: boolean;
 }
 
 /** Worker → host, once, after Pyodide has started and the sandbox is locked down. */

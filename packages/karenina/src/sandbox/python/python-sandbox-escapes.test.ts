@@ -33,7 +33,8 @@ beforeAll(async () => {
     await created.start();
     sandboxes.set(kind, created);
   }
-});
+  // Two interpreters start here, on a machine that may be busy with other work.
+}, 120_000);
 
 afterAll(async () => {
   delete process.env[SECRET];
@@ -194,10 +195,10 @@ u.module_from_spec(m.ModuleSpec("_pyodide_core", m.BuiltinImporter, origin="buil
       expect(await probe(code)).toEqual([["dev", "home", "lib", "proc", "tmp"], false]);
     });
 
-    test("files written by the code stay inside the sandbox", async () => {
+    test("the code cannot write files, in the sandbox or on the host", async () => {
       const name = `karenina-sandbox-${process.pid}-${Date.now()}`;
-      const code = `open("/tmp/${name}", "w").write("x")\nimport os\nfound = os.path.exists("/tmp/${name}")`;
-      expect(await probe(code)).toBe(true);
+      expect(await raised(`open("/tmp/${name}", "w").write("x")`)).toBe("OSError");
+      expect(await probe(`import os\nfound = os.path.exists("/tmp/${name}")`)).toBe(false);
       expect(existsSync(join(tmpdir(), name))).toBe(false);
       expect(existsSync(join("/tmp", name))).toBe(false);
     });

@@ -19,7 +19,20 @@ export interface PythonSandboxOptions {
   readonly memoryLimitMb?: number;
   /** Limit for starting Pyodide (about 2 s on a laptop) and for each new `setup` snippet, in ms. Default 30000. */
   readonly startupTimeoutMs?: number;
+  /**
+   * When the interpreter is put back in its state at the end of the latest trusted step (start-up or `setup`)
+   * before a call, so that nothing earlier code did (modules it patched, objects it left) can reach it:
+   * - `"on-new-code"` (default): before a call whose {@link PythonRunRequest.stateKey} differs from the
+   *   previous call's; calls with the same key (the same template, evaluated again) share state.
+   * - `"every-call"`: before every call.
+   * - `"never"`: calls share one interpreter state, as code in one trust domain may.
+   * A restore copies the interpreter's memory back (a few ms); it is not a new process.
+   */
+  readonly reset?: PythonStateReset;
 }
+
+/** See {@link PythonSandboxOptions.reset}. */
+export type PythonStateReset = "on-new-code" | "every-call" | "never";
 
 /** One call of {@link PythonSandbox.run}. */
 export interface PythonRunRequest {
@@ -35,6 +48,11 @@ export interface PythonRunRequest {
   readonly entry: string;
   /** When present, the entry's value is called with these arguments and the call's result is returned. */
   readonly args?: readonly JsonValue[];
+  /**
+   * Who the untrusted code is (for example a template's hash), for {@link PythonSandboxOptions.reset}:
+   * consecutive calls with the same key may share state. Default: the text of `code` and `entry`.
+   */
+  readonly stateKey?: string;
 }
 
 /** Outcome of {@link PythonSandbox.checkSyntax}; `line` is 1-based, `null` when Python gave none. */
@@ -46,6 +64,7 @@ const DEFAULTS: Required<PythonSandboxOptions> = {
   timeoutMs: 1000,
   memoryLimitMb: 64,
   startupTimeoutMs: 30_000,
+  reset: "on-new-code",
 };
 
 /**
@@ -58,8 +77,10 @@ const DEFAULTS: Required<PythonSandboxOptions> = {
  * and, where Node has a permission model ({@link permissionModel}), without the right to write files, start
  * processes or threads, or read any file but Pyodide's and the sandbox's own.
  *
- * Calls run one at a time. They share one interpreter, so modules (and anything code patches in them)
- * persist between calls: use one sandbox per trust domain (for example per benchmark file).
+ * Calls run one at a time in one interpreter. Before a call of other code than the previous call's, the
+ * interpreter is put back in its state after the trusted setup (see {@link PythonSandboxOptions.reset}), so
+ * code cannot leave anything behind for other code: a patched module, a replaced function, a poisoned cache.
+ * Each sandbox has its own process: use one per trust domain (for example per benchmark file).
  * @example
  * const sandbox = PythonSandbox.create({ timeoutMs: 500 });
  * await sandbox.run({ code: "def add(a, b):\n    return a + b", entry: "add", args: [2, 3] }); // 5
@@ -112,9 +133,13 @@ export class PythonSandbox {
       if (setup !== undefined && !connection.setups.has(setup)) {
         await this.#call(connection, "setup", { code: setup }, this.#limits.startupTimeoutMs);
         connection.setups.add(setup);
+        connection.stateKey = undefined;
       }
+      const stateKey = request.stateKey ?? `${code}\u0000${entry}`;
+      const fresh = this.#needsFreshState(connection, stateKey);
+      connection.stateKey = stateKey;
       const payload = args === undefined ? { code, entry } : { code, entry, args };
-      return (await this.#call(connection, "run", payload, this.#limits.timeoutMs)) as JsonValue;
+      return (await this.#call(connection, "run", payload, this.#limits.timeoutMs, fresh)) as JsonValue;
     });
   }
 
@@ -137,6 +162,18 @@ export class PythonSandbox {
     const connection = this.#connection;
     this.#connection = null;
     await connection?.terminate();
+  }
+
+  /** Whether the next call, of code known by `stateKey`, starts from the state after the trusted setup. */
+  #needsFreshState(connection: WorkerConnection, stateKey: string): boolean {
+    switch (this.#limits.reset) {
+      case "never":
+        return false;
+      case "every-call":
+        return connection.stateKey !== undefined;
+      case "on-new-code":
+        return connection.stateKey !== undefined && connection.stateKey !== stateKey;
+    }
   }
 
   #enqueue<T>(task: () => Promise<T>): Promise<T> {
@@ -163,8 +200,9 @@ export class PythonSandbox {
     op: Operation,
     payload: object,
     timeoutMs: number,
+    fresh = false,
   ): Promise<unknown> {
-    const reply = await connection.request(op, JSON.stringify({ op, ...payload }), timeoutMs);
+    const reply = await connection.request(op, JSON.stringify({ op, ...payload }), timeoutMs, fresh);
     const outcome = interpretReply(reply, this.#limits.memoryLimitMb);
     if (outcome.fatal) await connection.terminate();
     if (outcome.error) throw outcome.error;

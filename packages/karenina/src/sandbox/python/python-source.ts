@@ -18,15 +18,121 @@
  * - all other built-in C modules are imported now, then `_imp.create_builtin` and `_imp.create_dynamic` are
  *   deleted, so no C module can ever be created again: a blocked module cannot come back through
  *   `importlib`, `sys.meta_path` tricks, `importlib.reload` or a direct `_imp` call;
+ * - the bridge's classes themselves stay reachable (through `object.__subclasses__()`, the garbage collector,
+ *   `__class__`), so they are neutered: every constructor, method, class and static method and descriptor
+ *   of the mutable ones (the JsProxy types, `JsException` among them, and Pyodide's Python classes) is
+ *   replaced by one that raises, subclassing them raises, and the immutable C helpers lose the `__new__`
+ *   and `__init__` that could be called alone. Replacing `__new__` drops the C constructor for good:
+ *   deleting the replacement leaves the type with none. A self-check then fails the start-up if any of
+ *   them still yields an instance;
+ * - an audit hook refuses code objects built from bytes (`types.CodeType`, `code.replace`, `marshal`, and
+ *   `_imp.get_frozen_object`, deleted once the frozen modules are imported) and swapping a function's code:
+ *   crafted bytecode reads and writes the interpreter's memory at will, which would forge any object;
  * - a meta-path finder gives blocked imports a clear error (it is a courtesy, not the barrier).
+ *
+ * The worker's import gate (`import-gate.ts`) is the floor under all of this: once locked it refuses every
+ * import through which C code reaches JavaScript objects, and every write to the virtual file system.
  */
 export const PYTHON_SANDBOX_SOURCE = `
+def _karenina_neuter_bridge_types(bridge_types):
+    """Replaces every callable of the bridge's mutable classes (constructors, methods, class and static
+    methods, descriptors) by one that raises, and forbids subclassing them."""
+
+    import gc
+
+    def refuse(*args, **kwargs):
+        raise TypeError("JavaScript objects are not available in the sandbox")
+
+    # What the type machinery reads from a class itself (isinstance checks, generics, ABCs), not from instances.
+    kept = {
+        "__doc__", "__module__", "__qualname__", "__dict__", "__weakref__", "__slots__", "__abstractmethods__",
+        "_abc_impl", "__parameters__", "__orig_bases__", "__firstlineno__", "__static_attributes__",
+        "__annotations__", "__annotate_func__", "__annotations_cache__", "__type_params__", "__subclasshook__",
+        "__class_getitem__", "_js_type_flags",
+    }
+    for cls in bridge_types:
+        if issubclass(cls, type):
+            continue
+        if cls.__flags__ & (1 << 8):
+            # Immutable C types refuse setattr. Their __new__, called alone, makes an object its __init__ never
+            # filled in (JsFuncSignature's then crashes the interpreter), and their __init__ refills a live one:
+            # both leave the type's own dict, which only its mappingproxy refers to. Calling the type still
+            # runs both slots together.
+            for namespace in gc.get_referents(vars(cls)):
+                if type(namespace) is dict:
+                    namespace.pop("__new__", None)
+                    namespace.pop("__init__", None)
+            continue
+        for name, value in list(vars(cls).items()):
+            if name not in kept and (callable(value) or hasattr(value, "__get__")):
+                type.__setattr__(cls, name, refuse)
+        type.__setattr__(cls, "__new__", staticmethod(refuse))
+        type.__setattr__(cls, "__init__", refuse)
+        type.__setattr__(cls, "__call__", refuse)
+        type.__setattr__(cls, "__init_subclass__", classmethod(refuse))
+
+
+def _karenina_verify_bridge_types(bridge_types, js_base):
+    """Fails the start-up if any bridge class still yields a JavaScript object, or a JsProxy type any instance:
+    called, through __new__ (its own or a base's), or through a subclass."""
+
+    def attempts(cls):
+        # The bridge's immutable C helpers (JsFuncSignature, ...) are not JsProxy types and make no JavaScript
+        # object; called with wrong arguments, JsFuncSignature crashes the interpreter, so only __new__ is tried.
+        if js_base in cls.__mro__ or not cls.__flags__ & (1 << 8):
+            yield lambda: cls()
+            yield lambda: cls("x")
+        for base in cls.__mro__:
+            yield lambda base=base: base.__new__(cls)
+            yield lambda base=base: base.__new__(cls, "x")
+
+    def made(attempt):
+        try:
+            return (attempt(),)
+        except Exception:
+            return ()
+
+    for cls in bridge_types:
+        if issubclass(cls, type):
+            continue
+        is_js_type = js_base in cls.__mro__
+        try:
+            subclass = type("_KareninaProbe", (cls,), {})
+        except Exception:
+            subclass = None
+        for target in [cls] + ([subclass] if subclass else []):
+            for attempt in attempts(target):
+                for obj in made(attempt):
+                    if is_js_type or isinstance(obj, js_base):
+                        raise RuntimeError(
+                            f"the sandbox lockdown failed: {cls.__module__}.{cls.__qualname__} still yields instances"
+                        )
+
+
+def _karenina_forbid_code_from_bytes():
+    """Code objects come only from the compiler: crafted bytecode reads and writes memory at will. The hook
+    holds no closure, defaults or globals an attacker could change, and its own code cannot be swapped."""
+    import sys
+
+    def audit(event, args):
+        if event in ("code.__new__", "marshal.loads", "marshal.load") or (
+            event == "object.__setattr__" and len(args) > 1 and args[1] == "__code__"
+        ):
+            raise RuntimeError(f"{event} is disabled in the sandbox: code objects come only from source")
+
+    sys.addaudithook(audit)
+
+
 def _karenina_lock_down():
     del globals()["_karenina_lock_down"]
+    neuter_bridge_types = globals().pop("_karenina_neuter_bridge_types")
+    verify_bridge_types = globals().pop("_karenina_verify_bridge_types")
+    forbid_code_from_bytes = globals().pop("_karenina_forbid_code_from_bytes")
     import gc, sys, time, types, _imp
 
+    bridge_roots = ("js", "pyodide_js", "pyodide", "_pyodide", "_pyodide_core")
     blocked_roots = (
-        "js", "pyodide_js", "pyodide", "_pyodide", "_pyodide_core", "micropip",
+        *bridge_roots, "micropip",
         "ctypes", "_ctypes", "_testcapi", "_testinternalcapi", "_testlimitedcapi", "_testbuffer",
         "_testclinic", "_testclinic_limited", "_testmultiphase", "_testsinglephase", "_xxtestfuzz",
         "_remote_debugging", "socket", "_socket", "ssl", "_ssl", "asyncio", "_asyncio",
@@ -39,12 +145,19 @@ def _karenina_lock_down():
     # Undo Pyodide's patch of time.sleep, whose helpers the lockdown removes.
     time.sleep = getattr(time.sleep, "__wrapped__", time.sleep)
 
-    for name in sys.builtin_module_names:
-        if not is_blocked(name) and name not in sys.modules:
+    # Frozen modules too (runpy, ...): _imp.get_frozen_object, which loads them, is deleted below.
+    for name in (*sys.builtin_module_names, *_imp._frozen_module_names()):
+        if not is_blocked(name) and not name.startswith("__") and name not in sys.modules:
             try:
                 __import__(name)
             except ImportError:
                 pass
+
+    # The C type every JsProxy type derives from, found from a JsProxy (the js module, scrubbed below with
+    # whatever importing it made).
+    js_base = type(__import__("js")).__mro__[-2]
+    if js_base.__name__ != "JsProxy":
+        raise RuntimeError(f"the sandbox lockdown expected Pyodide's JsProxy type, found {js_base!r}")
 
     # Held in tuples (never scrubbed) so that their ids stay valid while scrubbing.
     doomed = tuple(m for n, m in list(sys.modules.items()) if is_blocked(n) and isinstance(m, types.ModuleType))
@@ -104,6 +217,11 @@ def _karenina_lock_down():
     # Untracked dicts (holding only atoms such as JsProxies) are reached through their owners' referents.
     tracked = gc.get_objects()
     classes = [o for o in tracked if isinstance(o, type)]
+    # The bridge's C helper types are static: the garbage collector does not list them, object's subclasses do.
+    bridge_helpers = ("JsFuncSignature", "Py2JsConverter", "Js2PyConverter", "JsMethodCallSingleton")
+    bridge_types = [
+        c for c in classes if js_base in c.__mro__ or str(c.__module__).split(".")[0] in bridge_roots
+    ] + [c for c in object.__subclasses__() if c.__name__ in bridge_helpers and c not in classes]
     others = [o for o in tracked if not isinstance(o, type)]
     others += [r for o in tracked for r in gc.get_referents(o) if type(r) is dict and not gc.is_tracked(r)]
     for obj in classes + others:
@@ -114,7 +232,9 @@ def _karenina_lock_down():
         vars(module).clear()
     for name in [n for n in sys.modules if is_blocked(n)]:
         del sys.modules[name]
-    del _imp.create_builtin, _imp.create_dynamic
+    # create_builtin and create_dynamic create C modules; get_frozen_object unmarshals any bytes it is given.
+    del _imp.create_builtin, _imp.create_dynamic, _imp.get_frozen_object
+    neuter_bridge_types(bridge_types)
 
     class BlockedImports:
         @staticmethod
@@ -127,8 +247,13 @@ def _karenina_lock_down():
         f for f in sys.meta_path if not getattr(f, "__module__", "").startswith("_pyodide")
     ]
     sys.excepthook = sys.__excepthook__
+    sys.dont_write_bytecode = True
     (getattr(sys, "_clear_internal_caches", None) or sys._clear_type_cache)()
     gc.collect()
+    verify_bridge_types(bridge_types, js_base)
+    del bridge_types, js_base
+    gc.collect()
+    forbid_code_from_bytes()
 
 
 def _karenina_handler():

@@ -2,8 +2,9 @@
  * Entry point of the child process that hosts one Pyodide interpreter. Started by `WorkerConnection` (see
  * `spawnSandboxProcess`); not part of the public API. It waits for its {@link WorkerData} on the IPC channel,
  * then serves requests until the channel closes. Order matters: the memory guard and the import gate go in
- * before Pyodide is instantiated, the Python lockdown runs before any request, the realm lockdown right after
- * it.
+ * before Pyodide is instantiated, the Python lockdown runs before any request, then the gate locks (no more
+ * JavaScript objects for Python, no file-system writes) and the realm lockdown freezes the realm last, once
+ * everything that patches it is in place.
  */
 import { constants as fsConstants } from "node:fs";
 import type { PyodideAPI } from "pyodide";
@@ -24,7 +25,7 @@ const host = process;
 
 async function start(data: WorkerData): Promise<void> {
   const memory = installMemoryGuard();
-  installImportGate();
+  const gate = installImportGate();
   serveConstantsBindingOnly();
   // Emscripten takes argv[1] (a host path) as the program name: sys.executable, os.environ["_"], ...
   host.argv.splice(1);
@@ -49,11 +50,24 @@ async function start(data: WorkerData): Promise<void> {
   const handler = makeHandler();
   lockDownPython.destroy();
   makeHandler.destroy();
+  gate.lock();
+  expectHandlerAnswers(handler);
   lockDownRealm();
   const allowance = data.memoryLimitBytes;
   memory.setCeiling(heapSize(pyodide) + allowance);
   host.on("message", (message: WorkerRequest) => post(serve(message, handler, memory, pyodide, allowance)));
   post({ type: "ready" });
+}
+
+/**
+ * Fails the start-up unless the locked-down interpreter answers a request: the import gate, once locked,
+ * must leave the handler's own path (a string in, a string out) open.
+ */
+function expectHandlerAnswers(handler: Handler): void {
+  const answer = handler(JSON.stringify({ op: "check", code: "pass" }));
+  if (typeof answer !== "string" || (JSON.parse(answer) as { ok?: unknown }).ok !== true) {
+    throw new Error(`the locked-down Python sandbox did not answer a request: ${String(answer)}`);
+  }
 }
 
 /**
@@ -70,7 +84,9 @@ function serveConstantsBindingOnly(): void {
 
 /**
  * Runs one request. A trusted `setup` runs without the ceiling, which it then moves to the heap's new size
- * plus the allowance: the code's allowance counts from the end of the latest trusted step.
+ * plus the allowance: the code's allowance counts from the end of the latest trusted step. The memory at the
+ * end of that step is kept as the baseline a `fresh` request (and a `setup`, so that no untrusted leftovers
+ * become trusted) starts from.
  */
 function serve(
   message: WorkerRequest,
@@ -81,6 +97,8 @@ function serve(
 ): WorkerMessage {
   const { id, op, request } = message;
   memory.takeRefused();
+  baseline ??= heapBytes(pyodide).slice();
+  if (message.fresh || op === "setup") restoreHeap(pyodide, baseline);
   if (op === "setup") memory.setCeiling(Number.POSITIVE_INFINITY);
   try {
     const response = handler(request);
@@ -89,8 +107,25 @@ function serve(
   } catch (error) {
     return { type: "crashed", id, message: String(error), memoryRefused: memory.takeRefused() };
   } finally {
-    if (op === "setup") memory.setCeiling(heapSize(pyodide) + allowance);
+    if (op === "setup") {
+      memory.setCeiling(heapSize(pyodide) + allowance);
+      baseline = heapBytes(pyodide).slice();
+    }
   }
+}
+
+/** The interpreter's memory at the end of the latest trusted step; taken before the first request. */
+let baseline: Uint8Array | null = null;
+
+/**
+ * Puts the interpreter back in the state `saved` holds. The whole of Python's state (objects, modules, the
+ * allocator's own bookkeeping) lives in the WebAssembly memory, and no JavaScript object is shared with
+ * Python, so copying the bytes back is a complete restore; memory grown since is zeroed, as it was when new.
+ */
+function restoreHeap(pyodide: PyodideAPI, saved: Uint8Array): void {
+  const heap = heapBytes(pyodide);
+  heap.set(saved);
+  if (heap.byteLength > saved.byteLength) heap.fill(0, saved.byteLength);
 }
 
 /**
@@ -101,9 +136,14 @@ function aligned(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
 }
 
+/** Pyodide's WebAssembly memory, as bytes (a new view after each growth). */
+function heapBytes(pyodide: PyodideAPI): Uint8Array {
+  return (pyodide as unknown as { _module: { HEAPU8: Uint8Array } })._module.HEAPU8;
+}
+
 /** The current size of Pyodide's WebAssembly memory (it only ever grows). */
 function heapSize(pyodide: PyodideAPI): number {
-  return (pyodide as unknown as { _module: { HEAPU8: Uint8Array } })._module.HEAPU8.byteLength;
+  return heapBytes(pyodide).byteLength;
 }
 
 function post(message: WorkerMessage): void {

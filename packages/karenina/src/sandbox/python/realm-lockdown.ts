@@ -2,8 +2,10 @@
  * Second line of defence, run in the Pyodide worker once Pyodide has started: if sandboxed Python ever got
  * hold of a JavaScript object despite the Python-side lockdown, the realm it would reach holds nothing of
  * value. Without a way to compile code from strings and without `process`, `require` or network globals, a
- * JS object leads only to the language's intrinsics.
+ * JS object leads only to the language's intrinsics, and those are frozen (see `realm-freeze.ts`), so it
+ * cannot hook what the worker runs next either.
  */
+import { freezeRealm } from "./realm-freeze.js";
 
 const GLOBALS_TO_REMOVE = [
   // CommonJS bindings of an `eval` worker, and the `require` Pyodide installs in Node (it exposes
@@ -13,8 +15,13 @@ const GLOBALS_TO_REMOVE = [
   "exports",
   "__filename",
   "__dirname",
-  // Network and cross-thread channels.
+  // Network and cross-thread channels. The fetch API's data classes go too: nothing here needs them, and
+  // the freeze would otherwise load their implementation only to freeze it.
   "fetch",
+  "FormData",
+  "Headers",
+  "Request",
+  "Response",
   "WebSocket",
   "EventSource",
   "XMLHttpRequest",
@@ -22,11 +29,15 @@ const GLOBALS_TO_REMOVE = [
   "importScripts",
 ] as const;
 
-/** Applies the lockdown to the calling thread's realm. Irreversible; call it only inside the worker. */
+/**
+ * Applies the lockdown to the calling thread's realm, then freezes it. Irreversible; call it only inside the
+ * worker, once everything that patches the realm (memory guard, import gate, Pyodide) is in place.
+ */
 export function lockDownRealm(): void {
   poisonCodeGeneration();
   replaceProcess();
   for (const name of GLOBALS_TO_REMOVE) Reflect.deleteProperty(globalThis, name);
+  freezeRealm();
 }
 
 /**

@@ -1,9 +1,10 @@
-import { type ChildProcess, fork, type SpawnOptions, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { debuglog } from "node:util";
+import { machineConfinement, type OsConfinement, sandboxMemoryCapMb } from "./os-confinement/index.js";
 
 const debug = debuglog("karenina");
 
@@ -13,6 +14,22 @@ export interface SandboxProcessOptions {
   readonly jsHeapLimitMb: number;
   /** Files and directories the process may read besides its own modules (a directory grants its whole tree). */
   readonly readPaths: readonly string[];
+  /**
+   * Cap on all the process's memory (JavaScript heap, WebAssembly memory, buffers), in MB, where the operating
+   * system can enforce one. Default: `sandboxMemoryCapMb(64)`, 1024 MB.
+   */
+  readonly memoryCapMb?: number;
+  /** How the operating system confines the process. Default: this machine's (`machineConfinement()`). */
+  readonly confinement?: OsConfinement;
+}
+
+/**
+ * The argument that marks the processes started for the host whose PID is `hostPid` (it ends their command
+ * line, where tools such as `ps` show it), so that they can be found, for example to check that none outlived
+ * its host.
+ */
+export function sandboxProcessMarker(hostPid: number): string {
+  return `karenina-sandbox-of:${hostPid}`;
 }
 
 /**
@@ -28,7 +45,14 @@ export const PERMISSION_FLAG: string | null = permissionFlag();
  * no child process, no worker thread, no native addon, no WASI. The process's standard input and output go nowhere;
  * its standard error is a pipe the caller may read (Node's own fatal errors land there).
  *
- * A built `.js` entry is forked as it is, with read access to the modules it imports by relative paths. A
+ * The operating system confines the process too, where it can (see `createOsConfinement`): on Linux it gets
+ * network, PID and mount namespaces of its own (no network, no other process to signal), a root directory of
+ * its own that holds only the system's programs and libraries and the directories of the files it reads (no
+ * Unix socket of the host), no capabilities (and, where the host is root, the user nobody), a cap on its
+ * whole memory, and it dies with the host, even when the host is killed with SIGKILL. The returned child is
+ * then the first of the wrapping programs, which `kill("SIGKILL")` ends along with the Node process.
+ *
+ * A built `.js` entry is run as it is, with read access to the modules it imports by relative paths. A
  * `.ts` entry (Vitest, tsx) is bundled by tsx's esbuild in this process and handed to the child as `--eval`
  * code, as a loader such as tsx's cannot run in the child: loader hooks need a worker thread, and esbuild
  * a child process.
@@ -39,24 +63,39 @@ export const PERMISSION_FLAG: string | null = permissionFlag();
  * Every process started here is killed when the host process exits.
  */
 export async function spawnSandboxProcess(entry: URL, options: SandboxProcessOptions): Promise<ChildProcess> {
-  const entryPath = fileURLToPath(entry);
-  const common: SpawnOptions = {
+  const confinement = options.confinement ?? machineConfinement();
+  const memoryCapMb = options.memoryCapMb ?? sandboxMemoryCapMb(64);
+  // The first call probes the machine's confinement, while the entry is being bundled.
+  const [node] = await Promise.all([nodeArguments(fileURLToPath(entry), options), confinement.report()]);
+  const argv = [process.execPath, ...node.args, sandboxProcessMarker(process.pid)];
+  const wrapOptions = { memoryCapMb, readPaths: node.readPaths };
+  const [program = process.execPath, ...args] = await confinement.wrap(argv, wrapOptions);
+  const child = spawn(program, args, {
     env: {},
     serialization: "advanced",
     stdio: ["ignore", "ignore", "pipe", "ipc"],
-  };
-  let child: ChildProcess;
-  if (entryPath.endsWith(".ts")) {
-    const execArgv = sandboxExecArgv(options.readPaths, options.jsHeapLimitMb);
-    const source = await bundled(entryPath);
-    child = spawn(process.execPath, [...execArgv, "--input-type=module", "--eval", source], common);
-  } else {
-    const ownModules = localModuleGraph(realpathSync(entryPath));
-    const execArgv = sandboxExecArgv([...ownModules, ...options.readPaths], options.jsHeapLimitMb);
-    child = fork(ownModules[0] as string, [], { ...common, execArgv });
-  }
+  });
   killOnExit(child);
   return child;
+}
+
+/**
+ * Node's options and the code to run (the entry bundled as `--eval` code, or the built entry's own file),
+ * and the files and directories the process reads.
+ */
+async function nodeArguments(
+  entryPath: string,
+  options: SandboxProcessOptions,
+): Promise<{ readonly args: string[]; readonly readPaths: readonly string[] }> {
+  if (entryPath.endsWith(".ts")) {
+    const execArgv = sandboxExecArgv(options.readPaths, options.jsHeapLimitMb);
+    const args = [...execArgv, "--input-type=module", "--eval", await bundled(entryPath)];
+    return { args, readPaths: options.readPaths };
+  }
+  const ownModules = localModuleGraph(realpathSync(entryPath));
+  const readPaths = [...ownModules, ...options.readPaths];
+  const execArgv = sandboxExecArgv(readPaths, options.jsHeapLimitMb);
+  return { args: [...execArgv, ownModules[0] as string], readPaths };
 }
 
 /**

@@ -5,6 +5,7 @@ import { dirname, join, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { SandboxError, SandboxMemoryError, SandboxTimeoutError } from "../errors.js";
+import { SandboxConfinementError, sandboxMemoryCapMb } from "./os-confinement/index.js";
 import type {
   CrashedMessage,
   DoneMessage,
@@ -44,6 +45,11 @@ interface Pending {
 export class WorkerConnection {
   /** Trusted setup snippets this interpreter has already run. */
   readonly setups = new Set<string>();
+  /**
+   * Whose code the interpreter's state holds (see `PythonRunRequest.stateKey`): `undefined` while it is as
+   * the latest trusted step (start-up or setup) left it.
+   */
+  stateKey: string | undefined = undefined;
   readonly #child: ChildProcess;
   readonly #exited: Promise<void>;
   #pending: Pending | null = null;
@@ -67,7 +73,9 @@ export class WorkerConnection {
     const child = await spawnSandboxProcess(workerEntry(), {
       jsHeapLimitMb: WORKER_JS_HEAP_LIMIT_MB,
       readPaths: [pyodide.pyodideDirectory],
+      memoryCapMb: sandboxMemoryCapMb(memoryLimitBytes / (1024 * 1024)),
     }).catch((error: unknown) => {
+      if (error instanceof SandboxConfinementError) throw error;
       throw new SandboxError(`the Python sandbox could not start its process: ${String(error)}`, {
         cause: error,
       });
@@ -113,11 +121,16 @@ export class WorkerConnection {
     return this.#death === null;
   }
 
-  /** Sends one request; rejects with {@link SandboxTimeoutError} (and kills the worker) after `timeoutMs`. */
-  request(op: Operation, request: string, timeoutMs: number): Promise<WorkerReply> {
+  /**
+   * Sends one request (`fresh`: after restoring the state of the latest trusted step); rejects with
+   * {@link SandboxTimeoutError} (and kills the worker) after `timeoutMs`.
+   */
+  request(op: Operation, request: string, timeoutMs: number, fresh = false): Promise<WorkerReply> {
     if (this.#death) return Promise.reject(this.#death);
     if (this.#pending) return Promise.reject(new SandboxError("the Python worker is busy"));
-    const message: WorkerRequest = { id: this.#nextId++, op, request };
+    const message: WorkerRequest = fresh
+      ? { id: this.#nextId++, op, request, fresh }
+      : { id: this.#nextId++, op, request };
     return new Promise<WorkerReply>((resolve, reject) => {
       const timer = setTimeout(() => this.#die(new SandboxTimeoutError(timeoutMs)), timeoutMs);
       this.#pending = { resolve, reject, timer };

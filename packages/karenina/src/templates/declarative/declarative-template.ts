@@ -1,4 +1,5 @@
 import { KareninaError } from "../../errors/index.js";
+import { ownValue } from "../../plain-data/index.js";
 import { PyFloat } from "../../python-repr/index.js";
 import type {
   AnswerTemplate,
@@ -219,7 +220,7 @@ export class DeclarativeTemplate implements AnswerTemplate {
     const problems: CoercionProblem[] = [];
     for (const field of this.fields) {
       if (field.primitive.isTrace) continue;
-      const value = parsed[field.name];
+      const value = ownValue(parsed, field.name); // a missing `constructor` is missing, not Object's
       if (value === null || value === undefined) {
         nulls.add(field.name);
         continue;

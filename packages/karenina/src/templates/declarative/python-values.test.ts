@@ -110,6 +110,8 @@ describe("Python's whitespace and punctuation", () => {
   test("strip and split use it: U+001C and U+0085 go, U+FEFF stays", () => {
     expect(pyStrip("\x1c\x85 x \u3000")).toBe("x");
     expect(pyStrip("\ufeffx")).toBe("\ufeffx");
+    // Hostile input: a search for trailing whitespace backtracks over every inner run (quadratic, minutes).
+    expect(pyStrip(`${" ".repeat(1_000_000)}x${" ".repeat(5)}`)).toBe("x");
     expect(pySplit(" a\x1fb\u00a0c ")).toEqual(["a", "b", "c"]);
     expect(pySplit(" \t ")).toEqual([]);
   });

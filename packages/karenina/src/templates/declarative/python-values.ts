@@ -28,7 +28,7 @@ export const PYTHON_WHITESPACE =
 
 const WS_CLASS = `[${PYTHON_WHITESPACE.replace(/[\\\]^-]/g, "\\$&")}]`;
 const LEADING_WS = new RegExp(`^${WS_CLASS}+`, "u");
-const TRAILING_WS = new RegExp(`${WS_CLASS}+$`, "u");
+const WS_CHAR = new RegExp(`^${WS_CLASS}$`, "u");
 const WS_RUN = new RegExp(`${WS_CLASS}+`, "gu");
 
 /**
@@ -37,7 +37,10 @@ const WS_RUN = new RegExp(`${WS_CLASS}+`, "gu");
  * pyStrip("\x1c hi \x85"); // "hi"
  */
 export function pyStrip(text: string): string {
-  return text.replace(LEADING_WS, "").replace(TRAILING_WS, "");
+  // The end is found by stepping back over whitespace: a `\s+$` search is quadratic on a long inner run.
+  let end = text.length;
+  while (end > 0 && WS_CHAR.test(text[end - 1] as string)) end--;
+  return text.slice(0, end).replace(LEADING_WS, "");
 }
 
 /**

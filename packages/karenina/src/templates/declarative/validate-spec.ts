@@ -1,3 +1,4 @@
+import { PROTO_KEY } from "../../plain-data/index.js";
 import { pyRepr } from "../../python-repr/index.js";
 import { strategySpecProblems } from "./composition.js";
 import { FIELD_TYPES } from "./primitives/primitive.js";
@@ -10,6 +11,10 @@ const SORTED_TYPES = pyRepr([...FIELD_TYPES].sort());
 function fieldProblems(field: TemplateFieldSpec): string[] {
   const prefix = `Field '${field.name}'`;
   const problems: string[] = [];
+  if (field.name === PROTO_KEY) {
+    // Results key every field by name, and this one name cannot be a key (Pydantic refuses it as well).
+    problems.push(`${prefix}: '${PROTO_KEY}' cannot be a field name; rename the field`);
+  }
   if (!(FIELD_TYPES as readonly string[]).includes(field.type)) {
     problems.push(`${prefix}: invalid field type '${field.type}'. Must be one of: ${SORTED_TYPES}`);
   }

@@ -2,9 +2,13 @@ import { describeValue } from "../../errors/index.js";
 import type { JsonSchema } from "../answer-template.js";
 import { TemplateError } from "../answer-template.js";
 import { answerClassSchema, pydanticTitle, type SchemaField, sortSchemaKeys } from "../judge-schema.js";
+import { assertFieldsSchemaWithinLimits } from "./fields-schema-limits.js";
 
-/** Field names an answer class cannot declare: `id` is inherited, `correct` holds the ground truth (spec 02 §2.1). */
-const RESERVED_FIELDS = ["id", "correct"];
+/**
+ * Field names an answer class cannot declare: `id` is inherited, `correct` holds the ground truth (spec 02 §2.1),
+ * and `__proto__` cannot be a key of the parsed answer (Pydantic refuses it too).
+ */
+const RESERVED_FIELDS = ["id", "correct", "__proto__"];
 /** Keywords that describe a schema rather than constrain it; they stay on the outside of an `anyOf`. */
 const ANNOTATIONS = new Set(["title", "description", "default", "examples"]);
 const COMBINATORS = ["anyOf", "oneOf", "allOf", "prefixItems"];
@@ -27,21 +31,23 @@ function fail(path: string, expected: string, found: unknown): never {
  * `{anyOf: [T, {type: "null"}], default: null}`, `type: [T, "null"]` as `anyOf`, integer literals typed
  * `integer`, keys sorted. Nested objects get the same treatment; `$defs` entries are titled by their key.
  * A title given in the fields is replaced by the one Pydantic would derive from the name.
- * @throws {TemplateError} `fields` is not an object schema, or declares `id` or `correct`.
+ * @throws {TemplateError} `fields` is not an object schema, declares `id` or `correct`, or is too large,
+ * too deep or recursive once its `$ref`s are expanded ({@link assertFieldsSchemaWithinLimits}).
  */
 export function answerSchemaFromFields(className: string, fields: unknown): JsonSchema {
   const root = fields ?? { type: "object", properties: {} };
   if (!isObject(root)) fail("fields", "a JSON Schema object", root);
+  assertFieldsSchemaWithinLimits(root);
   const properties = root.properties ?? {};
   if (!isObject(properties)) fail("fields.properties", "an object of field schemas", properties);
   const required = root.required ?? [];
   if (!Array.isArray(required) || !required.every((name) => typeof name === "string")) {
     fail("fields.required", "an array of field names", required);
   }
-  const reserved = RESERVED_FIELDS.filter((name) => name in properties);
+  const reserved = RESERVED_FIELDS.filter((name) => Object.hasOwn(properties, name));
   if (reserved.length > 0) {
     throw new TemplateError(
-      `fields: ${reserved.join(", ")} ${reserved.length === 1 ? "is" : "are"} reserved (id is the question id every answer inherits, correct holds the ground truth); rename the field`,
+      `fields: ${reserved.join(", ")} ${reserved.length === 1 ? "is" : "are"} reserved (id is the question id every answer inherits, correct holds the ground truth, __proto__ cannot be a key); rename the field`,
     );
   }
   const classFields = Object.entries(properties).map(([name, property]): SchemaField => {

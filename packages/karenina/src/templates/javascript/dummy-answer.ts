@@ -5,7 +5,8 @@ import type { JsonSchema } from "../answer-template.js";
  * A placeholder answer that fits an answer class's schema, in the spirit of the original's dummy instance
  * (spec 02 §2.2): `""` for strings, `0` for numbers, `false`, `[]`, the first allowed value of a literal,
  * the first non-null branch of a union, and objects filled the same way. Every property is given a value;
- * `id` is null.
+ * `id` is null. `$ref`s are expanded, so the schema must have passed the fields-schema limits (no cycle, a
+ * bounded expansion), as every JavaScript template's has.
  */
 export function dummyAnswer(schema: JsonSchema): Record<string, JsonValue> {
   const defs = (schema.$defs ?? {}) as Record<string, JsonSchema>;
@@ -14,8 +15,8 @@ export function dummyAnswer(schema: JsonSchema): Record<string, JsonValue> {
 
 function dummyValue(schema: JsonSchema, defs: Record<string, JsonSchema>): JsonValue {
   if (typeof schema.$ref === "string") {
-    const target = defs[schema.$ref.replace(/^#\/\$defs\//, "")];
-    return target ? dummyValue(target, defs) : null;
+    const name = schema.$ref.replace(/^#\/\$defs\//, "");
+    return Object.hasOwn(defs, name) ? dummyValue(defs[name] as JsonSchema, defs) : null;
   }
   if (Array.isArray(schema.anyOf)) {
     const branches = schema.anyOf as JsonSchema[];

@@ -76,10 +76,26 @@ export class EvaluationQueue {
 
   async #drain(): Promise<void> {
     try {
-      while (this.#pending.length > 0) await this.#run(this.#pending.splice(0, MAX_BATCH));
+      while (this.#pending.length > 0) await this.#run(this.#takeBatch());
     } finally {
       this.#draining = false;
     }
+  }
+
+  /**
+   * The next batch: pending evaluations of the oldest one's template, up to {@link MAX_BATCH}. A batch never
+   * mixes templates, because the sandbox resets the interpreter between different templates' code: one
+   * template's evaluations cannot see what another template's code did.
+   */
+  #takeBatch(): Queued[] {
+    const key = this.#pending[0]?.template.key;
+    const batch: Queued[] = [];
+    const rest: Queued[] = [];
+    for (const item of this.#pending) {
+      (item.template.key === key && batch.length < MAX_BATCH ? batch : rest).push(item);
+    }
+    this.#pending = rest;
+    return batch;
   }
 
   async #run(batch: readonly Queued[]): Promise<void> {
@@ -110,6 +126,7 @@ export class EvaluationQueue {
       code: "",
       entry: bridgeEntry("evaluate_batch"),
       args: [{ templates, items }],
+      stateKey: batch[0]?.template.key ?? "",
     });
     const parsed = BatchReplySchema.safeParse(reply);
     if (!parsed.success)

@@ -112,6 +112,7 @@ export async function loadPythonTemplate(
       code: "",
       entry: bridgeEntry("load_template"),
       args: [key, code, lenient],
+      stateKey: key,
     });
   } catch (error) {
     throw new TemplateError(describeSandboxFailure(error), { cause: error });

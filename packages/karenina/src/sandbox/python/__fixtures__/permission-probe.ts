@@ -1,12 +1,14 @@
 /**
  * Script used by python-sandbox-permissions.test.ts (written for this project). The test starts it with
  * `spawnSandboxProcess`, exactly as the Pyodide worker is started; it does what code that escaped Pyodide into
- * the process's JavaScript would try, and reports over IPC how each attempt ended: `"allowed"` or the error code.
+ * the process's JavaScript would try, and reports over IPC how each attempt ended: `"allowed"` or the error code,
+ * and which file it tried to write (its PID may be 1, in a PID namespace of its own, so the name is random).
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { randomUUID } from "node:crypto";
 import { Worker } from "node:worker_threads";
 
 function outcome(attempt: () => unknown): string {
@@ -18,8 +20,11 @@ function outcome(attempt: () => unknown): string {
   }
 }
 
+const writeTarget = join(tmpdir(), `karenina-permission-probe-${randomUUID()}`);
+
 process.send?.({
-  writeFile: outcome(() => writeFileSync(join(tmpdir(), `karenina-permission-probe-${process.pid}`), "escaped")),
+  writeTarget,
+  writeFile: outcome(() => writeFileSync(writeTarget, "escaped")),
   spawnProcess: outcome(() => {
     const result = spawnSync("/bin/sh", ["-c", "exit 0"]);
     if (result.error) throw result.error;

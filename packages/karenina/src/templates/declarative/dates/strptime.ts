@@ -5,6 +5,7 @@
  * %h %a %A %z %Z %%` (`%Z` accepts UTC/GMT and, as in Python, leaves the result naive); another directive
  * is a ValueError, as Python's unknown ones are.
  */
+import { runRegex, type TranslatedRegex } from "../../../python-regex/index.js";
 import { PYTHON_WHITESPACE } from "../python-values.js";
 import { addDays, checkedDateTime, DateParseError, type PyDateTime } from "./py-datetime.js";
 
@@ -48,7 +49,7 @@ const DIRECTIVES: Record<string, string> = {
 const WHITESPACE_CLASS = `[${PYTHON_WHITESPACE}]`;
 
 interface CompiledFormat {
-  regex: RegExp;
+  regex: TranslatedRegex;
   directives: string[];
 }
 
@@ -81,7 +82,8 @@ function compileFormat(format: string): CompiledFormat {
       source += char.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
     }
   }
-  const entry = { regex: new RegExp(`^(?:${source})`, "iu"), directives };
+  const regex = { source: `^(?:${source})`, flags: "iu" };
+  const entry = { regex, directives };
   compiled.set(format, entry);
   return entry;
 }
@@ -98,13 +100,18 @@ function offsetSeconds(text: string): number {
  * `datetime.strptime(text, format)`.
  * @throws DateParseError when the text does not match the format (or leaves unconverted data), the format has
  *   a bad directive, or the date does not exist.
+ * @throws RegexTimeoutError when the format's regex backtracks past the regex deadline on this text.
  */
 export function strptime(text: string, format: string): PyDateTime {
   const { regex, directives } = compileFormat(format);
-  const match = regex.exec(text);
+  // Off the host's thread: a format of many adjacent directives (`%d%d%d…`) backtracks exponentially.
+  const match = runRegex("exec", regex, text, {
+    subject: `the regex of strptime format ${JSON.stringify(format)}`,
+  });
   if (!match) throw new DateParseError(`time data '${text}' does not match format '${format}'`);
-  if (match[0].length !== text.length) {
-    throw new DateParseError(`unconverted data remains: ${text.slice(match[0].length)}`);
+  const matched = match[0] ?? "";
+  if (matched.length !== text.length) {
+    throw new DateParseError(`unconverted data remains: ${text.slice(matched.length)}`);
   }
   const dt: PyDateTime = {
     year: 1900,

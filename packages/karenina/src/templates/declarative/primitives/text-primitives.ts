@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { compilePythonRegex } from "../../../python-regex/index.js";
+import {
+  type PythonRegexRunOptions,
+  pythonDeadline,
+  type RegexOperation,
+  type RegexResults,
+  runRegex,
+  type TranslatedRegex,
+  translatePythonRegex,
+} from "../../../python-regex/index.js";
 import { VerificationError } from "../errors.js";
 import { pyEquals, pyStr, pyTruthy } from "../python-values.js";
 import { compileNormalizers, normalizeParam } from "./normalizers.js";
@@ -94,15 +102,23 @@ function withPythonFlags(pattern: string, flags: readonly string[]): string {
   return letters === "" ? pattern : `(?${letters})${pattern}`;
 }
 
+/** A Python pattern bound once, run many times; see {@link lazyRegex}. */
+export type LazyRegex = <Op extends RegexOperation>(
+  op: Op,
+  text: string,
+  options?: Pick<PythonRegexRunOptions, "timeoutMs">,
+) => RegexResults[Op];
+
 /**
- * Compiles a Python pattern once, on first use; an invalid pattern fails every use, as Python's `re` raises
- * on each call.
+ * Translates a Python pattern once, on first use, and runs it off the host's thread under a deadline (a
+ * checkpoint's pattern may backtrack catastrophically); an invalid pattern fails every use, as Python's `re`
+ * raises on each call, and a timeout fails that use with a RegexTimeoutError.
  */
-export function lazyRegex(pattern: string): () => RegExp {
-  let compiled: RegExp | null = null;
-  return () => {
-    compiled ??= compilePythonRegex(pattern);
-    return compiled;
+export function lazyRegex(pattern: string): LazyRegex {
+  let translated: TranslatedRegex | null = null;
+  return (op, text, options = {}) => {
+    translated ??= translatePythonRegex(pattern);
+    return runRegex(op, translated, text, pythonDeadline(pattern, options.timeoutMs));
   };
 }
 
@@ -115,7 +131,7 @@ export const RegexMatch = definePrimitive({
   isTrace: false,
   create: ({ pattern, flags }) => {
     const regex = lazyRegex(withPythonFlags(pattern, flags));
-    return { check: (extracted) => regex().test(pyStr(extracted)) };
+    return { check: (extracted) => regex("test", pyStr(extracted)) };
   },
 });
 

@@ -12,12 +12,9 @@ export const TraceRegex = definePrimitive({
   isTrace: true,
   create: ({ pattern, count_min }) => {
     const regex = lazyRegex(pattern);
-    let global: RegExp | null = null;
     return {
       checkTrace: (raw) => {
-        global ??= new RegExp(regex().source, `${regex().flags}g`);
-        let n = 0;
-        for (const _ of raw.matchAll(global)) n++;
+        const n = regex("count", raw);
         return count_min === null ? n > 0 : n >= count_min;
       },
     };

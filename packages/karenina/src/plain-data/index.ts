@@ -1,0 +1,1 @@
+export { ownValue, PROTO_KEY, setOwn } from "./own-keys.js";

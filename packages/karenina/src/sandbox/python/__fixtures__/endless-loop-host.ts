@@ -1,0 +1,39 @@
+/**
+ * Script used by sandbox-confinement-host-death.test.ts (written for this project), run with `node --import tsx`:
+ * a host whose sandbox runs an endless loop when the test kills it with SIGKILL. It prints `looping` once the
+ * loop has been sent.
+ * - `python`: a PythonSandbox (confined as this machine allows) runs `while True: pass` with a 10-minute limit;
+ * - `unconfined`: the escape probe, started without confinement, spins (what happens without the defence).
+ */
+import { createOsConfinement, NO_CONFINEMENT_TOOLS } from "../os-confinement/index.js";
+import { PythonSandbox } from "../python-sandbox.js";
+import { spawnSandboxProcess } from "../sandbox-process.js";
+
+const TEN_MINUTES_MS = 600_000;
+
+if (process.argv[2] === "python") {
+  const sandbox = PythonSandbox.create({ timeoutMs: TEN_MINUTES_MS });
+  await sandbox.start();
+  const looping = sandbox.run({ code: "while True: pass", entry: "0" });
+  console.log("looping");
+  await looping;
+} else {
+  const confinement = createOsConfinement(
+    {
+      platform: process.platform,
+      isRoot: false,
+      tools: NO_CONFINEMENT_TOOLS,
+      node: process.execPath,
+      expectedVersion: process.version,
+    },
+    () => undefined,
+  );
+  const probe = await spawnSandboxProcess(new URL("./escape-probe.ts", import.meta.url), {
+    jsHeapLimitMb: 64,
+    readPaths: [],
+    confinement,
+  });
+  probe.send({ attempt: "spin" });
+  console.log("looping");
+  setTimeout(() => undefined, TEN_MINUTES_MS);
+}
