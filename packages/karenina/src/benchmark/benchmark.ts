@@ -48,11 +48,11 @@ import {
   uniqueId,
   validateRubricForReadiness,
 } from "../model/index.js";
-import {
-  type RunVerificationOptions,
-  runVerification,
-  type VerificationConfig,
-  type VerificationRun,
+import type {
+  PipelineQuestion,
+  RunVerificationOptions,
+  VerificationConfig,
+  VerificationRun,
 } from "../pipeline/index.js";
 import { ownValue, setOwn } from "../plain-data/index.js";
 import type { PythonSandbox } from "../sandbox/index.js";
@@ -147,6 +147,14 @@ function traitsOf(rubric: RubricInput | readonly RubricTraitInput[] | null): Rub
   rubricFromTraits(traits);
   return traits;
 }
+
+/** Options of {@link Benchmark.runVerification}: the run's, and which questions it verifies. */
+export type BenchmarkRunOptions = RunVerificationOptions & {
+  /** Only these questions (finished ones); default every finished question. */
+  questionIds?: readonly string[];
+  /** The questions to verify, as `selectQuestions` chose them; `questionIds` is then not used. */
+  questions?: readonly PipelineQuestion[];
+};
 
 /**
  * A benchmark: questions with their templates and rubric traits, plus metadata, kept as a JSON-LD checkpoint
@@ -949,14 +957,18 @@ export class Benchmark implements Iterable<QuestionRecord> {
    * templates are checked before any LLM call, then every task runs through the pipeline with the global
    * rubric. Resolves to the results and a summary; `onProgress` streams them as they finish, and
    * `options.output` appends each to a JSONL run log. Agents work under the benchmark's `workspaceRoot`
-   * unless `options.workspaceRoot` gives another (seed 002 §8).
+   * unless `options.workspaceRoot` gives another (seed 002 §8). `options.questions` runs questions already
+   * chosen by `selectQuestions` (drafts included, unusable ones skipped) instead.
    */
   async runVerification(
     config: VerificationConfig,
-    options: RunVerificationOptions & { questionIds?: readonly string[] } = {},
+    options: BenchmarkRunOptions = {},
   ): Promise<VerificationRun> {
-    const { questionIds, ...runOptions } = options;
-    const questions = await pipelineQuestions(this, config, questionIds);
+    const { questionIds, questions: selected, ...runOptions } = options;
+    const questions = selected ?? (await pipelineQuestions(this, config, questionIds));
+    // The pipeline (model clients, the AI SDK) loads at the first run, not with the benchmark: a command that
+    // only reads a checkpoint starts without it.
+    const { runVerification } = await import("../pipeline/index.js");
     return runVerification(questions, config, {
       globalRubric: this.getGlobalRubric(),
       workspaceRoot: this.#workspaceRoot,

@@ -1,11 +1,18 @@
-export { Benchmark, type TemplateValidator } from "./benchmark.js";
+export { Benchmark, type BenchmarkRunOptions, type TemplateValidator } from "./benchmark.js";
 export {
   BenchmarkUsageError,
   DuplicateQuestionError,
   MissingTemplateError,
   QuestionNotFoundError,
 } from "./errors.js";
-export { pipelineQuestions } from "./pipeline-questions.js";
+export {
+  pipelineQuestions,
+  type QuestionSelection,
+  type SelectQuestionsOptions,
+  type SkippedQuestion,
+  type SkipReason,
+  selectQuestions,
+} from "./pipeline-questions.js";
 export type { MatchMode, QuestionFilter, SearchOptions } from "./queries.js";
 export type { HealthStatus, ReadinessReport, RubricProblem, TemplateProblem } from "./readiness.js";
 export type {

@@ -21,6 +21,28 @@ export class CheckpointError extends KareninaError {
   }
 }
 
+/** How many problems of an invalid checkpoint a message lists; the others are counted. */
+export const MAX_LISTED_PROBLEMS = 20;
+
+/**
+ * A checkpoint that breaks its schema in more than one place. `jsonPath` and `problem` are the first; the
+ * message lists them all, one a line, up to {@link MAX_LISTED_PROBLEMS}, then how many more there are.
+ */
+export class CheckpointProblemsError extends CheckpointError {
+  override readonly name = "CheckpointProblemsError";
+
+  constructor(
+    file: string,
+    readonly problems: readonly { jsonPath: string; problem: string }[],
+  ) {
+    super(file, problems[0]?.jsonPath ?? "$", problems[0]?.problem ?? "invalid checkpoint");
+    const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => `  ${p.jsonPath}: ${p.problem}`);
+    const more = problems.length - listed.length;
+    if (more > 0) listed.push(`  ... and ${more} more problem${more === 1 ? "" : "s"}`);
+    this.message = `${file}: ${problems.length} problems:\n${listed.join("\n")}`;
+  }
+}
+
 /** The file is not JSON at all; `line` and `column` are 1-based. */
 export class CheckpointSyntaxError extends CheckpointError {
   override readonly name = "CheckpointSyntaxError";

@@ -2,8 +2,10 @@ export {
   CheckpointError,
   CheckpointFileError,
   CheckpointNestingError,
+  CheckpointProblemsError,
   CheckpointSyntaxError,
   jsonPath,
+  MAX_LISTED_PROBLEMS,
 } from "./errors.js";
 export {
   type Answer,

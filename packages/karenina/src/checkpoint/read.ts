@@ -1,6 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { schemaProblems } from "../errors/index.js";
-import { CheckpointError, CheckpointFileError, CheckpointSyntaxError, jsonPath } from "./errors.js";
+import {
+  CheckpointError,
+  CheckpointFileError,
+  CheckpointProblemsError,
+  CheckpointSyntaxError,
+  jsonPath,
+} from "./errors.js";
 import { type DataFeed, DataFeedSchema } from "./jsonld-schema.js";
 import { checkNesting, scanTree } from "./nesting.js";
 import { checkProtoKeys } from "./proto-keys.js";
@@ -36,14 +42,13 @@ export function parseCheckpoint(text: string, file = "<checkpoint>"): DataFeed {
   if (scan.protoKey) checkProtoKeys(json, file);
   const parsed = DataFeedSchema.safeParse(json);
   if (!parsed.success) {
-    const [first, ...others] = schemaProblems(parsed.error, json);
-    const more =
-      others.length > 0 ? ` (and ${others.length} more problem${others.length > 1 ? "s" : ""})` : "";
-    throw new CheckpointError(
-      file,
-      jsonPath(first?.path ?? []),
-      `${first?.message ?? "invalid checkpoint"}${more}`,
-    );
+    const problems = schemaProblems(parsed.error, json).map((p) => ({
+      jsonPath: jsonPath(p.path),
+      problem: p.message,
+    }));
+    const [first] = problems;
+    if (problems.length > 1) throw new CheckpointProblemsError(file, problems);
+    throw new CheckpointError(file, first?.jsonPath ?? "$", first?.problem ?? "invalid checkpoint");
   }
   checkStructure(parsed.data, file);
   return parsed.data;

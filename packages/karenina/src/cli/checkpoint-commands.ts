@@ -1,13 +1,17 @@
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { Benchmark } from "../benchmark/index.js";
-import { BUNDLED_EXAMPLE, CliExit, type CliIo, EXIT } from "./cli-io.js";
+import { checkpointPath } from "../checkpoint/index.js";
+import { BUNDLED_EXAMPLE, CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
+import { paletteFor } from "./colour.js";
+import { registerFinishCommands } from "./finish-command.js";
 import { inspectSummary, inspectText, readinessText } from "./inspect-report.js";
 
-/** `karenina checkpoint inspect | validate | convert`. */
+/** `karenina checkpoint inspect | validate | convert | finish | unfinish`. */
 export function registerCheckpointCommands(program: Command, io: CliIo): void {
   const checkpoint = program
     .command("checkpoint")
-    .description("Read, check and convert benchmark checkpoints (.jsonld)");
+    .description("Read, check, convert and finish benchmark checkpoints (.jsonld)");
 
   checkpoint
     .command("inspect")
@@ -24,7 +28,11 @@ export function registerCheckpointCommands(program: Command, io: CliIo): void {
       if (file === undefined && !options.json)
         io.err(`No file given: inspecting the bundled example ${path}\n\n`);
       const summary = inspectSummary(await Benchmark.load(path));
-      io.out(options.json ? `${JSON.stringify(summary, null, 2)}\n` : `${inspectText(summary, path)}\n`);
+      io.out(
+        options.json
+          ? `${JSON.stringify(summary, null, 2)}\n`
+          : `${inspectText(summary, path, paletteFor(io.colour))}\n`,
+      );
     });
 
   checkpoint
@@ -45,9 +53,21 @@ export function registerCheckpointCommands(program: Command, io: CliIo): void {
     .argument("<input>", "checkpoint to read")
     .argument("<output>", "where to write (an extension other than .jsonld/.json becomes .jsonld)")
     .option("--keep-deep-judgment", "keep the deep_judgment_* settings of LLM traits (stripped by default)")
-    .action(async (input: string, output: string, options: { keepDeepJudgment?: boolean }) => {
-      const bench = await Benchmark.load(input);
-      const written = await bench.save(output, { saveDeepJudgmentConfig: options.keepDeepJudgment === true });
-      io.out(`Wrote ${written} (${bench.size} question${bench.size === 1 ? "" : "s"})\n`);
-    });
+    .option("--force", "overwrite the output file when it exists")
+    .action(
+      async (input: string, output: string, options: { keepDeepJudgment?: boolean; force?: boolean }) => {
+        const target = checkpointPath(output);
+        if (!options.force && existsSync(target))
+          throw new CliUsageError(
+            `${target} already exists; nothing was written. Pass --force to overwrite it`,
+          );
+        const bench = await Benchmark.load(input);
+        const written = await bench.save(output, {
+          saveDeepJudgmentConfig: options.keepDeepJudgment === true,
+        });
+        io.out(`Wrote ${written} (${bench.size} question${bench.size === 1 ? "" : "s"})\n`);
+      },
+    );
+
+  registerFinishCommands(checkpoint, io);
 }

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -88,6 +89,56 @@ describe.each(targets)("karenina verify --db and karenina results --db, on $name
     expect(err).toContain("karenina results --db");
   });
 });
+
+test("results --db of a file that does not exist is an error, and no database is created", async () => {
+  const db = join(dir, "nosuch.db");
+  const { code, out, err } = await runKarenina("results", "--db", db);
+  expect(code).toBe(EXIT.usage);
+  expect(out).toBe("");
+  expect(err).toContain(`${db}: no such database file`);
+  expect(existsSync(db)).toBe(false);
+  expect(existsSync(`${db}-wal`)).toBe(false);
+  const named = await runKarenina("results", "nightly", "--db", `sqlite:///${db}`);
+  expect(named.code).toBe(EXIT.usage);
+  expect(existsSync(db)).toBe(false);
+});
+
+test("results --db of a SQLite database karenina never wrote is refused, and gets no tables", async () => {
+  const db = join(dir, "other.db");
+  const Database = (await import("better-sqlite3")).default;
+  const other = new Database(db);
+  other.exec("create table notes (text text)");
+  other.close();
+  const { code, err } = await runKarenina("results", "--db", db);
+  expect(code).toBe(EXIT.usage);
+  expect(err).toContain(`${db}: not a karenina database`);
+  const after = new Database(db, { readonly: true });
+  const tables = after.prepare("select name from sqlite_master where type = 'table'").all();
+  after.close();
+  expect(tables).toEqual([{ name: "notes" }]);
+});
+
+test.skipIf(postgres.adminUrl === null)(
+  "results --db of an empty PostgreSQL database is refused, and gets no tables",
+  async () => {
+    const empty = await createTestDatabase(postgres.adminUrl ?? "");
+    try {
+      const { code, err } = await runKarenina("results", "--db", empty.url);
+      expect(code).toBe(EXIT.usage);
+      expect(err).toContain("not a karenina database");
+      const { default: pg } = await import("pg");
+      const client = new pg.Client({ connectionString: empty.url });
+      await client.connect();
+      const tables = await client.query(
+        "select table_name from information_schema.tables where table_schema = 'public'",
+      );
+      await client.end();
+      expect(tables.rows).toEqual([]);
+    } finally {
+      await empty.drop();
+    }
+  },
+);
 
 test("a --db that is not a database stops verify before any model is called, and the file is left as it was", async () => {
   const notes = join(dir, "notes.db");

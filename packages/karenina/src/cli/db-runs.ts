@@ -121,9 +121,12 @@ export async function loadStoredRun(storage: Storage, idOrName: string): Promise
   };
 }
 
-/** Opens a database for a command, and closes it whatever happens. */
+/**
+ * Opens an existing database for a command that only reads it, and closes it whatever happens. A database
+ * that does not exist, or has no karenina tables, is an error: a reader never creates one.
+ */
 export async function withStorage<T>(url: string, work: (storage: Storage) => Promise<T>): Promise<T> {
-  const storage = await openStorage(url);
+  const storage = await openStorage(url, { create: false });
   try {
     return await work(storage);
   } finally {

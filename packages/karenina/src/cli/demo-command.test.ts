@@ -178,6 +178,28 @@ describe("karenina demo, offline", () => {
   });
 });
 
+describe("karenina demo, run again", () => {
+  test("a second demo replaces the demo log's earlier run, with a notice; -o FILE holding results is refused", async () => {
+    withoutKeys();
+    const log = join(dir, DEMO_OUTPUT);
+    expect((await runKarenina("demo", "--no-progress")).code).toBe(EXIT.ok);
+    const again = await runKarenina("demo", "--no-progress");
+    expect(again.code).toBe(EXIT.ok);
+    expect(again.err).toContain(
+      `${DEMO_OUTPUT} held the 14 results of an earlier demo run: replaced by this run's`,
+    );
+    expect(await readResults(log)).toHaveLength(14);
+
+    const before = await readFile(log, "utf8");
+    const refused = await runKarenina("demo", "--no-progress", "-o", DEMO_OUTPUT);
+    expect(refused.code).toBe(EXIT.usage);
+    expect(refused.err).toContain(
+      `${DEMO_OUTPUT} already holds 14 results of an earlier run: choose another --output file`,
+    );
+    expect(await readFile(log, "utf8")).toBe(before);
+  }, 60_000);
+});
+
 describe("karenina demo, live", () => {
   /** Hand-written test replies, not output of any model: every answer and judgment is a canned text. */
   const liveRules = () => [

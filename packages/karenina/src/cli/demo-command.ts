@@ -9,13 +9,15 @@ import {
   type VerificationConfig,
   type VerificationConfigInput,
 } from "../pipeline/index.js";
-import type { VerificationResult } from "../results/index.js";
 import { DEFAULT_DB_FILE, openStorage } from "../storage/index.js";
-import { CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
+import { type CliIo, CliUsageError } from "./cli-io.js";
+import { type CommandSession, commandSession } from "./command-session.js";
 import { DbRunSink } from "./db-runs.js";
-import { runInteractively } from "./interactive-run.js";
-import { resultsReport } from "./results-command.js";
-import { runOutput } from "./run-output.js";
+import { runInteractively, runResultsReport } from "./interactive-run.js";
+import { startPythonSandboxEarly } from "./python-sandbox-start.js";
+import { endRun, SystemFailures } from "./run-outcome.js";
+import { clearRunLog, refuseToAppend, runOutput } from "./run-output.js";
+import { shellCommand } from "./shell-words.js";
 import { buildConfig, summaryLine } from "./verify-command.js";
 
 const demoFile = (name: string) => fileURLToPath(new URL(`../../examples/demo/${name}`, import.meta.url));
@@ -188,15 +190,13 @@ async function livePlan(model: LiveModel, env: NodeJS.ProcessEnv): Promise<DemoP
   };
 }
 
-/** Results in the order of their questions in the benchmark (they finish in any order). */
-function inQuestionOrder(results: readonly VerificationResult[], benchmark: Benchmark): VerificationResult[] {
-  const order = new Map(benchmark.getQuestionIds().map((id, index) => [id, index]));
-  const rank = (result: VerificationResult) => order.get(result.metadata.question_id) ?? order.size;
-  return [...results].sort((a, b) => rank(a) - rank(b));
-}
-
 /** `karenina demo`. */
-export function registerDemoCommand(program: Command, io: CliIo, env: NodeJS.ProcessEnv = process.env): void {
+export function registerDemoCommand(
+  program: Command,
+  io: CliIo,
+  env: NodeJS.ProcessEnv = process.env,
+  session: CommandSession = commandSession().session,
+): void {
   program
     .command("demo")
     .description(
@@ -217,7 +217,7 @@ export function registerDemoCommand(program: Command, io: CliIo, env: NodeJS.Pro
     )
     .option(
       "-o, --output <file>",
-      `results file (default ${DEMO_OUTPUT}): .jsonl is appended to as results finish, .json or .csv written at the end`,
+      `results file (default ${DEMO_OUTPUT}, which each demo run replaces): .jsonl is appended to as results finish, .json or .csv written at the end; a file that already holds results is refused`,
     )
     .option(
       "--db <path>",
@@ -244,26 +244,37 @@ Examples:
   karenina demo --offline                               # offline even with a key set
   karenina demo --ollama http://127.0.0.1:11434 --model qwen3     # live with a local model
   karenina results ${DEMO_OUTPUT} --by question         # the results again, per question
+  karenina show ${DEMO_OUTPUT} "Do antibiotics"         # one result in full: response, fields, verdict, rubric
 
-Exit code: 0 when the run completed (whatever the verdicts), 1 when tasks failed to run or it was interrupted,
-2 on bad usage.`,
+Exit code: 0 when the run completed (whatever the verdicts), 1 when tasks failed for a system cause
+(connection, timeout, missing key, ...), 2 on bad usage, 130 when interrupted.`,
     )
     .action(async (options: DemoOptions) => {
       const model = liveDemoModel(options, env);
       const plan = model === null ? await offlinePlan(env) : await livePlan(model, env);
       const benchmark = await Benchmark.load(DEMO_CHECKPOINT);
+      startPythonSandboxEarly(benchmark, plan.config, io, session);
+      const output = runOutput(options.output ?? DEMO_OUTPUT);
+      if (options.output !== undefined) await refuseToAppend(output, false);
       // Opened first, so a database that cannot be used stops the demo before any model is called.
       const storage = await openStorage(options.db ?? DEFAULT_DB_FILE);
       try {
         io.err(`karenina demo: ${benchmark.name}, ${benchmark.size} questions (${shown(DEMO_CHECKPOINT)})\n`);
         io.err(`${plan.banner}\n\n`);
-        const output = runOutput(options.output ?? DEMO_OUTPUT);
+        // Each demo is a run of its own: the default log holds the latest one (all of them stay in the database).
+        const replaced = options.output === undefined ? await clearRunLog(output) : 0;
+        if (replaced > 0)
+          io.err(
+            `${output.runLog} held the ${replaced} results of an earlier demo run: replaced by this run's (earlier runs stay in ${storage.database})\n\n`,
+          );
         const sink = await DbRunSink.open(storage, benchmark, plan.config);
+        const systemFailures = new SystemFailures();
         const run = await runInteractively(benchmark, plan.config, io, {
           output,
           progress: options.progress !== false,
           sink,
-          run: plan.runOptions,
+          run: { ...plan.runOptions, startedAt: session.startedAt },
+          onResult: (result) => systemFailures.add(result),
         });
         const written = run.summary.aborted || output.export === null ? output.runLog : output.export.path;
         io.err(`${summaryLine(run.summary, written)}\n`);
@@ -271,24 +282,21 @@ Exit code: 0 when the run completed (whatever the verdicts), 1 when tasks failed
           io.err(`task ${failure.task.key.replace(/\t/g, " | ")} failed: ${String(failure.error)}\n`);
         const kind = `demo run (${model === null ? "offline, hand-written example responses" : `live, ${model.spec}`})`;
         io.out(
-          await resultsReport(
-            {
-              file: written,
-              format: output.export?.format ?? "jsonl",
-              kind,
-              results: inQuestionOrder(run.results, benchmark),
-              notes: [],
-              skippedLines: 0,
-            },
-            { by: "keyword", json: options.json ?? false },
-          ),
+          await runResultsReport(run, benchmark, {
+            source: written,
+            kind,
+            by: "keyword",
+            json: options.json ?? false,
+            colour: io.colour,
+            showCommand: shellCommand(["karenina", "show", written, "QUESTION"]),
+          }),
         );
         const stored = await sink.finish(run.summary);
         io.err(
           `\nResults: ${written}, and run ${stored?.runName} in the database ${storage.database}.\n` +
             `See them again with: karenina results ${written} --by keyword\n`,
         );
-        if (run.summary.aborted || run.failures.length > 0) throw new CliExit(EXIT.checkFailed);
+        endRun(io.err, run, { systemFailures });
       } finally {
         await storage.close();
       }

@@ -11,6 +11,7 @@ import type { DryRunPlan } from "../pipeline/index.js";
 import { drugBenchmark, runKarenina, scriptedVerifyArgs } from "../test-support/cli.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
 import { EXIT } from "./cli-io.js";
+import { runCli } from "./program.js";
 
 let server: OpenAiTestServer;
 let dir: string;
@@ -173,4 +174,62 @@ describe("karenina verify --dry-run", () => {
     expect(help.out).toContain("--dry-run");
     expect(help.out).toMatch(/karenina verify .*--dry-run/);
   });
+
+  test("-r above 1,000 replicates is a usage error at once, not minutes of silent planning", async () => {
+    const file = await checkpoint(2);
+    const started = Date.now();
+    const { code, out, err } = await runKarenina(
+      ...scriptedVerifyArgs(server.baseURL, file, "-r", "99999999", "--dry-run"),
+    );
+    expect(code).toBe(EXIT.usage);
+    expect(out).toBe("");
+    expect(err).toContain("--replicates: at most 1,000, found 99999999");
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  test("a preset's replicate_count above the maximum is refused the same way", async () => {
+    const file = await checkpoint(1);
+    const preset = join(dir, "huge.json");
+    const model = (id: string) => ({
+      id,
+      model_name: id,
+      interface: "openai_endpoint",
+      endpoint_base_url: server.baseURL,
+    });
+    await writeFile(
+      preset,
+      JSON.stringify({
+        name: "huge",
+        config: {
+          answering_models: [model("answerer")],
+          parsing_models: [model("judge")],
+          replicate_count: 5000,
+        },
+      }),
+    );
+    const { code, err } = await runKarenina("verify", file, "--preset", preset, "--dry-run");
+    expect(code).toBe(EXIT.usage);
+    expect(err).toContain(`replicates: at most 1,000, found 5000 (replicate_count of --preset ${preset})`);
+  });
+
+  test("a plan of 100,000 tasks or more says so and shows its progress on stderr while it is walked", async () => {
+    const file = await checkpoint(100);
+    const { code, out, err } = await runKarenina(
+      ...scriptedVerifyArgs(server.baseURL, file, "-r", "1000", "--dry-run"),
+    );
+    expect(code).toBe(EXIT.ok);
+    expect(out).toMatch(/^ {2}tasks +100,000 {2}\(100 questions × 1 model pair × 1,000 replicates\)$/m);
+    expect(err).toContain("Planning 100,000 tasks");
+    expect(err).toMatch(/ 10,000 of 100,000 tasks planned/);
+    expect(err).toMatch(/ 100,000 of 100,000 tasks planned/);
+    const small = await runKarenina(...scriptedVerifyArgs(server.baseURL, file, "--dry-run"));
+    expect(small.err).toBe("");
+    // On a terminal, one line is redrawn in place.
+    let terminal = "";
+    const args = scriptedVerifyArgs(server.baseURL, file, "-r", "1000", "--dry-run");
+    const io = { out: () => {}, err: (text: string) => (terminal += text), errIsTerminal: true };
+    expect(await runCli(args, io)).toBe(EXIT.ok);
+    expect(terminal).toContain("\r  10,000 of 100,000 tasks planned\r  20,000 of 100,000 tasks planned");
+    expect(terminal.endsWith("\r  100,000 of 100,000 tasks planned\n")).toBe(true);
+  }, 120_000);
 });

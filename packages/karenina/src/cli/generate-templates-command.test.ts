@@ -65,6 +65,7 @@ describe("karenina generate-templates", () => {
     expect(out).toMatch(/^ {2}q1: "drug" is a free-text str field/m);
     expect(err).toMatch(/2 generated, 0 failed · 6 LLM calls · \d+ in \/ \d+ out tokens · wrote /);
     expect(err).toContain("not marked finished");
+    expect(err).toContain(`karenina checkpoint finish ${file} --questions all`);
     expect(existsSync(join(dir, "cli_gen_templates_backup.json"))).toBe(false);
 
     const bench = await Benchmark.load(file);
@@ -72,8 +73,7 @@ describe("karenina generate-templates", () => {
     expect(bench.isFinished("q0") || bench.isFinished("q1")).toBe(false);
     expect((await runKarenina("checkpoint", "validate", file)).code).toBe(EXIT.checkFailed);
 
-    bench.markFinishedBatch(["q0", "q1"]);
-    await bench.save(file);
+    expect((await runKarenina("checkpoint", "finish", file, "--questions", "all")).code).toBe(EXIT.ok);
     const validate = await runKarenina("checkpoint", "validate", file);
     expect(validate.out).toContain("ready for verification");
     expect(validate.code).toBe(EXIT.ok);
@@ -121,6 +121,23 @@ describe("karenina generate-templates", () => {
     expect(rerun).toHaveLength(3);
     expect(rerun.some((r) => JSON.stringify(r.body).includes(text(0)))).toBe(false);
     expect(existsSync(backup)).toBe(false);
+  });
+
+  test("when every question fails, no backup is announced or left, and each failure reason is shown in full", async () => {
+    const file = await checkpoint(1);
+    const reason = `overloaded: ${"the scripted server explains at length why it cannot answer now; ".repeat(4)}end of reason`;
+    server.script({ match: { lastUserIncludes: text(0) }, reply: { status: 404, message: reason } });
+    const { code, out, err } = await generate(file);
+    expect(code).toBe(EXIT.checkFailed);
+    expect(out).toMatch(/^ {2}q0 +failed +template generation for /m);
+    expect(out).toContain("failures:");
+    expect(out).toContain("end of reason");
+    const backup = join(dir, "cli_gen_templates_backup.json");
+    expect(existsSync(backup)).toBe(false);
+    expect(err).not.toContain(backup);
+    expect(err).toContain(
+      "No template was generated, so there is no progress to keep: run the same command again to retry",
+    );
   });
 
   test("questions that already have a template are skipped and the checkpoint is left as it was", async () => {

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import cliProgress from "cli-progress";
@@ -20,6 +21,7 @@ import {
   RunStats,
 } from "../pipeline/index.js";
 import { CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
+import { shellWord } from "./shell-words.js";
 import { integer, modelFromSpec } from "./verify-command.js";
 
 /** Options of `karenina generate-templates`, as commander gives them. */
@@ -120,7 +122,7 @@ function note(outcome: TemplateOutcome | undefined): string {
   }
 }
 
-/** The per-question outcome table, then every warning in full. */
+/** The per-question outcome table, then every failure reason and every warning in full. */
 export function outcomeText(
   ids: readonly string[],
   outcomes: Readonly<Record<string, TemplateOutcome>>,
@@ -130,6 +132,11 @@ export function outcomeText(
   const line = (cells: readonly string[]) =>
     `  ${(cells[0] ?? "").padEnd(widths[0] ?? 0)}  ${(cells[1] ?? "").padEnd(widths[1] ?? 0)}  ${cells[2] ?? ""}`.trimEnd();
   const lines = [line(["question", "outcome", "note"]), ...rows.map(line)];
+  const failed = ids.filter((id) => status(outcomes[id]) === "failed");
+  if (failed.length > 0) {
+    lines.push("", "failures:");
+    for (const id of failed) lines.push(`  ${id}: ${outcomes[id]?.error ?? "(no reason given)"}`);
+  }
   const warned = ids.filter((id) => (outcomes[id]?.warnings?.length ?? 0) > 0);
   if (warned.length > 0) {
     lines.push("", "warnings:");
@@ -186,7 +193,7 @@ Each template is written in three calls: a plan, the attributes with their types
 (taken from the reference answer and the answer notes), and the judge's instruction for each attribute.
 The result is VerifiedField Python that the original framework loads too. Questions that already have a
 template are skipped unless --force. Generated templates do not mark questions finished: review them
-(karenina template check), then mark the questions finished.
+(karenina template check), then mark the questions finished (karenina checkpoint finish FILE).
 
 Examples:
   karenina generate-templates bench.jsonld -m openai:gpt-4.1-mini
@@ -244,12 +251,18 @@ Exit code: 0 when every selected question has a template, 1 when some failed or 
       const complete = ids.every((id) => outcomes[id]?.success === true);
       if (complete) {
         await rm(backupPath, { force: true });
+        const which = questionIds === undefined ? "all" : shellWord(questionIds.join(","));
         io.err(
-          "Generated templates are not marked finished: review them, then mark the questions finished.\n",
+          "Generated templates are not marked finished: review them (karenina template check), then mark the questions\n" +
+            `finished: karenina checkpoint finish ${shellWord(output)} --questions ${which}\n`,
         );
         return;
       }
-      io.err(`Progress is kept in ${backupPath}: run the same command again to resume.\n`);
+      io.err(
+        existsSync(backupPath)
+          ? `Progress is kept in ${backupPath}: run the same command again to resume.\n`
+          : "No template was generated, so there is no progress to keep: run the same command again to retry.\n",
+      );
       throw new CliExit(EXIT.checkFailed);
     });
 }

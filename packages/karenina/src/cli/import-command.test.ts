@@ -54,6 +54,7 @@ describe("karenina import", () => {
     expect(run.out).toContain(`Imported 2 questions from ${csv} into ${out}`);
     expect(run.out).toContain("dropped 1 row with an empty question or answer (row 4)");
     expect(run.out).toContain("not finished (drafts)");
+    expect(run.out).toContain(`karenina checkpoint finish ${out} --questions all`);
 
     const bench = await Benchmark.load(out);
     expect(bench.name).toBe("Drugs");

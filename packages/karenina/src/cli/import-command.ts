@@ -11,6 +11,7 @@ import { Benchmark } from "../benchmark/index.js";
 import { checkpointPath } from "../checkpoint/index.js";
 import type { Question } from "../model/index.js";
 import { CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
+import { shellWord } from "./shell-words.js";
 import { collect } from "./verify-command.js";
 
 /** Options of `karenina import`, as commander gives them. */
@@ -201,7 +202,7 @@ async function importFile(file: string, options: ImportOptions, io: CliIo): Prom
     lines.push(
       finished
         ? "  marked finished: they will be verified"
-        : "  not finished (drafts): give them templates, then mark them finished (or import with --finished)",
+        : `  not finished (drafts): verify leaves them out until they have templates and are marked finished:\n    karenina checkpoint finish ${shellWord(target.path)} --questions all   (or import with --finished)`,
     );
   }
   io.out(`${lines.join("\n")}\n`);

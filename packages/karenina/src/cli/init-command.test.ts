@@ -18,6 +18,7 @@ afterEach(async () => {
 
 const FILES = [
   ".env",
+  ".gitignore",
   "README.md",
   "checkpoints",
   "dbs",
@@ -28,6 +29,30 @@ const FILES = [
 ];
 
 describe("karenina init", () => {
+  test("writes a .gitignore that keeps .env and run state files out of git, and completes an existing one", async () => {
+    const fresh = await runKarenina("init", dir);
+    expect(fresh.code).toBe(EXIT.ok);
+    expect(fresh.out).toMatch(/created +\.gitignore/);
+    const ignore = (await readFile(join(dir, ".gitignore"), "utf8")).split("\n");
+    for (const pattern of [".env", "*.state.json", "*.db-wal", ".karenina-cache/"])
+      expect(ignore).toContain(pattern);
+
+    const other = join(parent, "existing");
+    await mkdir(other);
+    await writeFile(join(other, ".gitignore"), "node_modules/\n.env\n", "utf8");
+    const completed = await runKarenina("init", other);
+    expect(completed.code).toBe(EXIT.ok);
+    expect(completed.out).toMatch(/updated +\.gitignore/);
+    const text = await readFile(join(other, ".gitignore"), "utf8");
+    expect(text.startsWith("node_modules/\n.env\n\n# added by karenina init\n")).toBe(true);
+    expect(text.split("\n").filter((line) => line === ".env")).toHaveLength(1);
+    expect(text.split("\n")).toContain("*.state.json");
+
+    const again = await runKarenina("init", other, "--force");
+    expect(again.out).toMatch(/kept +\.gitignore/);
+    expect(await readFile(join(other, ".gitignore"), "utf8")).toBe(text);
+  });
+
   test("creates the config, the folders and the worked example, and says what it created", async () => {
     const run = await runKarenina("init", dir);
     expect(run.code).toBe(EXIT.ok);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { type CliIo, CliUsageError } from "./cli-io.js";
@@ -8,8 +8,10 @@ import {
   defaultsJson,
   envFile,
   exampleBenchmark,
+  gitignoreText,
   INIT_DIRS,
   INIT_FILES,
+  INIT_GITIGNORE,
   INIT_PROVIDERS,
   type InitProvider,
   projectReadme,
@@ -19,7 +21,7 @@ import {
 /** What `init` did with one path. */
 interface InitEntry {
   path: string;
-  action: "created" | "overwrote" | "kept";
+  action: "created" | "overwrote" | "kept" | "updated";
   note?: string;
 }
 
@@ -70,6 +72,8 @@ async function initProject(dir: string, force: boolean, provider: InitProvider):
       `${root} already has ${existing.join(", ")}; nothing was changed. Pass --force to overwrite ${existing.length === 1 ? "it" : "them"}`,
     );
   }
+  if ((await kindOf(join(root, INIT_GITIGNORE))) === "dir")
+    throw new CliUsageError(`${join(root, INIT_GITIGNORE)} is a directory; move it away first`);
   for (const name of INIT_DIRS) {
     if ((await kindOf(join(root, name))) === "file")
       throw new CliUsageError(`${join(root, name)} is a file, where init makes a directory`);
@@ -98,7 +102,19 @@ async function initProject(dir: string, force: boolean, provider: InitProvider):
   });
   await write(INIT_FILES.questions, sampleQuestionsCsv(), "sample questions for karenina import");
   await write(INIT_FILES.readme, projectReadme(root, provider), "the next commands");
+  entries.push(await completeGitignore(root));
   return entries;
+}
+
+/** Writes the project's `.gitignore`, or adds to an existing one the entries it lacks (with or without --force). */
+async function completeGitignore(root: string): Promise<InitEntry> {
+  const file = join(root, INIT_GITIGNORE);
+  const existing = (await kindOf(file)) === "file" ? await readFile(file, "utf8") : null;
+  const text = gitignoreText(existing);
+  const note = ".env, *.state.json, SQLite working files, .karenina-cache/";
+  if (text === null) return { path: INIT_GITIGNORE, action: "kept", note };
+  await writeAtomic(file, text);
+  return { path: INIT_GITIGNORE, action: existing === null ? "created" : "updated", note };
 }
 
 function initReport(dir: string, entries: readonly InitEntry[]): string {
@@ -135,7 +151,9 @@ Examples:
 
 Writes defaults.json, .env (mode 600: API keys go there, commented out until you fill them in),
 checkpoints/example.jsonld, questions.csv and README.md (the next commands), and makes dbs/, presets/,
-mcp_presets/ and checkpoints/ (existing folders are kept). Without --force, nothing is changed when any of
+mcp_presets/ and checkpoints/ (existing folders are kept). A .gitignore keeps .env, run state files
+(*.state.json), SQLite's working files and .karenina-cache/ out of git: an existing one only gets the
+lines it lacks. Without --force, nothing is changed when any of
 those files exists (exit code 2).`,
     )
     .action(async (dir: string, options: { force?: boolean; provider: InitProvider }) => {

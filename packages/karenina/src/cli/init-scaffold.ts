@@ -74,6 +74,31 @@ export const INIT_FILES = {
   readme: "README.md",
 } as const;
 
+/** The `.gitignore` of a project, which `init` writes or completes (never replacing a line already there). */
+export const INIT_GITIGNORE = ".gitignore";
+
+/** What a project keeps out of git: API keys, and the files runs leave beside their results. */
+const GITIGNORE_ENTRIES = [
+  [".env", "API keys"],
+  ["*.state.json", "run state files beside run logs (karenina status reads them)"],
+  ["*.db-wal", "SQLite's working files beside a database"],
+  ["*.db-shm", null],
+  [".karenina-cache/", "response caches (verify --cache .karenina-cache)"],
+] as const;
+
+/**
+ * The `.gitignore` text after `init`: `existing` (null when there is none) with the entries it lacks
+ * appended, or null when it has them all.
+ */
+export function gitignoreText(existing: string | null): string | null {
+  const present = new Set((existing ?? "").split(/\r?\n/).map((line) => line.trim()));
+  const missing = GITIGNORE_ENTRIES.filter(([pattern]) => !present.has(pattern));
+  if (missing.length === 0) return null;
+  const lines = missing.flatMap(([pattern, why]) => (why === null ? [pattern] : [`# ${why}`, pattern]));
+  const before = existing === null || existing.trim() === "" ? "" : `${existing.replace(/\n*$/, "")}\n\n`;
+  return `${before}# added by karenina init\n${lines.join("\n")}\n`;
+}
+
 /** The model SPEC (`interface:model[@base_url]`) of a provider's default model, as `verify -a/-p` take it. */
 export function defaultModelSpec(provider: InitProvider): string {
   const p = PROVIDER_DEFAULTS[provider];
@@ -187,7 +212,8 @@ ${key === null ? "Start Ollama and pull the model (`ollama pull llama3.1`); no A
     karenina import questions.csv --preview
     ${IMPORT_COMMAND}
 
-Only finished questions are verified: \`--finished\` marks them so (leave it out to import drafts).
+Only finished questions are verified: \`--finished\` marks them so (leave it out to import drafts, and mark
+them finished after review with \`karenina checkpoint finish checkpoints/my-benchmark.jsonld\`).
 
 ## 4. Write their answer templates with an LLM
     karenina generate-templates checkpoints/my-benchmark.jsonld -m ${model}

@@ -1,5 +1,6 @@
 import type { Benchmark, ReadinessReport } from "../benchmark/index.js";
 import { type Rubric, rubricTraits, traitKindLabel } from "../model/index.js";
+import { type Palette, PLAIN, printable } from "./colour.js";
 
 /** A trait as `inspect --json` lists it. */
 export interface TraitSummary {
@@ -60,10 +61,12 @@ function clip(text: string, width: number): string {
   return chars.length > width ? `${chars.slice(0, width - 1).join("")}…` : chars.join("");
 }
 
-const mark = (flag: boolean) => (flag ? "yes" : "no");
-
-/** The readable form of {@link inspectSummary}. */
-export function inspectText(summary: InspectSummary, file: string): string {
+/**
+ * The readable form of {@link inspectSummary}: one row per question with its 0-based index, then its id
+ * under its text, in full (what `--question` / `-q` accept, as does the start of the text). Text from the
+ * checkpoint is printed with its control characters escaped; `palette` colours the flags on a terminal.
+ */
+export function inspectText(summary: InspectSummary, file: string, palette: Palette = PLAIN): string {
   const lines = [`${summary.name} (version ${summary.version}) by ${summary.creator}`, `file: ${file}`];
   if (summary.description) lines.push(`description: ${summary.description}`);
   const finished = summary.questions.filter((q) => q.finished).length;
@@ -77,13 +80,26 @@ export function inspectText(summary: InspectSummary, file: string): string {
     `global rubric: ${summary.globalRubric.length === 0 ? "none" : summary.globalRubric.map((t) => `${t.name} [${t.kind}]`).join(", ")}`,
   );
   if (summary.questions.length > 0) {
-    lines.push("", "  #  finished  template    traits  question");
+    const width = Math.max(3, String(summary.questions.length - 1).length);
+    const indent = " ".repeat(width + 2 + 8 + 2 + 10 + 2 + 6 + 2);
+    lines.push(
+      "",
+      palette.paint(`${"#".padStart(width)}  finished  template    traits  question, then its id`, "heading"),
+    );
     summary.questions.forEach((q, i) => {
-      const template = q.hasTemplate ? q.templateLanguage : "none";
+      const finished = palette.paint((q.finished ? "yes" : "no").padEnd(8), q.finished ? "pass" : "warn");
+      const template = q.hasTemplate
+        ? printable(q.templateLanguage).padEnd(10)
+        : palette.paint("none".padEnd(10), "warn");
       lines.push(
-        `${String(i + 1).padStart(3)}  ${mark(q.finished).padEnd(8)}  ${template.padEnd(10)}  ${String(q.rubric.length).padStart(6)}  ${clip(q.question, 70)}`,
+        `${String(i).padStart(width)}  ${finished}  ${template}  ${String(q.rubric.length).padStart(6)}  ${printable(clip(q.question, 70))}`,
+        `${indent}${palette.paint(printable(q.id), "dim")}`,
       );
     });
+    lines.push(
+      "",
+      "-q/--question (verify, template check, rubric check) takes a question's # (0-based), its id or the start of its text.",
+    );
   }
   return lines.join("\n");
 }

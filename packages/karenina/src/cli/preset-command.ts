@@ -1,12 +1,12 @@
 import { readFile, stat, unlink } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { type Command, Option } from "commander";
 import {
   dumpVerificationConfig,
+  findPresetFile,
   listPresets,
   loadPreset,
   type ModelConfig,
-  PresetNotFoundError,
   presetContent,
   presetFileName,
   resolvePresetsDir,
@@ -67,23 +67,6 @@ async function isFile(path: string): Promise<boolean> {
     (s) => s.isFile(),
     () => false,
   );
-}
-
-/**
- * The file of a preset: an existing file path, else `<dir>/<name>.json`, else the file `preset save` would
- * have written for that name (so `show "Local Qwen"` finds `local-qwen.json`).
- */
-async function presetFile(nameOrPath: string, dir: string): Promise<string> {
-  if (await isFile(nameOrPath)) return resolve(nameOrPath);
-  const candidates = [
-    nameOrPath.endsWith(".json") ? nameOrPath : `${nameOrPath}.json`,
-    presetFileName(nameOrPath),
-  ];
-  for (const candidate of candidates) {
-    const file = join(dir, candidate);
-    if (await isFile(file)) return file;
-  }
-  throw new PresetNotFoundError(nameOrPath, dir);
 }
 
 const modelLabel = (model: ModelConfig) => `${model.interface}:${model.model_name ?? model.id ?? "?"}`;
@@ -274,7 +257,7 @@ Examples:
   karenina preset show ./presets/nightly.json --json > nightly-config.json`,
     )
     .action(async (nameOrPath: string, options: { dir?: string; json?: boolean }) => {
-      const file = await presetFile(nameOrPath, presetsDir(options.dir));
+      const file = await findPresetFile(nameOrPath, presetsDir(options.dir));
       const loaded = await loadPreset(file);
       const raw = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
       const stamp = (key: string) => (typeof raw[key] === "string" ? (raw[key] as string) : null);
@@ -385,7 +368,7 @@ deleted only when it reads as a preset (a JSON object with a "config" object).`,
     )
     .action(async (nameOrPath: string, options: { dir?: string }) => {
       const dir = presetsDir(options.dir);
-      const file = await presetFile(nameOrPath, dir);
+      const file = await findPresetFile(nameOrPath, dir);
       if (!file.endsWith(".json"))
         throw new CliUsageError(`${file} is not a preset file (.json); not deleted`);
       if (dirname(file) !== dir && !(await looksLikePreset(file)))

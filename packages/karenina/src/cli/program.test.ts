@@ -110,7 +110,7 @@ describe("karenina checkpoint inspect", () => {
     await writeFile(file, '{"@context": {}, "@type": "DataFeed", "name": "x"}');
     const { code, err } = await run("checkpoint", "inspect", file);
     expect(code).toBe(EXIT.usage);
-    expect(err).toContain(`${file}: $.dateCreated: missing required field`);
+    expect(err).toContain(`${file}: 3 problems:\n  $.dateCreated: missing required field`);
   });
 });
 

@@ -1,46 +1,55 @@
-import { Command, CommanderError } from "commander";
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, Help } from "commander";
 import { KareninaError } from "../errors/index.js";
-import { registerCheckpointCommands } from "./checkpoint-commands.js";
-import { CliExit, type CliIo, CliUsageError, EXIT, processIo } from "./cli-io.js";
-import { registerDemoCommand } from "./demo-command.js";
-import { registerGenerateTemplatesCommand } from "./generate-templates-command.js";
-import { registerImportCommand } from "./import-command.js";
-import { registerInitCommand } from "./init-command.js";
-import { registerPresetCommand } from "./preset-command.js";
-import { registerResultsCommand } from "./results-command.js";
-import { registerRubricCommands } from "./rubric-commands.js";
-import { registerStatusCommand } from "./status-command.js";
-import { registerTemplateCommands } from "./template-commands.js";
-import { registerVerifyCommand } from "./verify-command.js";
+import { CliExit, type CliIo, CliUsageError, EXIT, EXIT_CODES_HELP, processIo } from "./cli-io.js";
+import { COMMANDS, type CommandContext, commandToLoad } from "./command-list.js";
+import { commandSession } from "./command-session.js";
 
-function buildProgram(io: CliIo, args: readonly string[]): Command {
+/** The package's version, from its package.json (beside `src/` and `dist/`). */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+  return String(manifest.version);
+}
+
+/**
+ * The program with every top-level command listed, but only the one the arguments run loaded and registered
+ * in full: the others are names and descriptions from {@link COMMANDS}, so `--help` loads no command module.
+ */
+async function buildProgram(context: CommandContext): Promise<Command> {
+  const { io, args } = context;
+  const terms = new Map(COMMANDS.map((entry) => [entry.name, entry.term]));
   const program = new Command("karenina")
     .description("Build, inspect and run LLM benchmarks stored as JSON-LD checkpoints.")
+    .version(packageVersion(), "-V, --version", "print the version")
     .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .configureHelp({
+      subcommandTerm: (command) => terms.get(command.name()) ?? new Help().subcommandTerm(command),
+    })
+    .addHelpText("after", EXIT_CODES_HELP)
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
-  registerCheckpointCommands(program, io);
-  registerTemplateCommands(program, io);
-  registerRubricCommands(program, io);
-  registerVerifyCommand(program, io, args);
-  registerPresetCommand(program, io);
-  registerResultsCommand(program, io);
-  registerStatusCommand(program, io);
-  registerDemoCommand(program, io);
-  registerImportCommand(program, io);
-  registerInitCommand(program, io);
-  registerGenerateTemplatesCommand(program, io);
+  const wanted = commandToLoad(args);
+  for (const entry of COMMANDS) {
+    if (entry === wanted) await entry.register(program, context);
+    else program.command(entry.name).description(entry.description);
+  }
   return program;
 }
 
 /**
- * Runs the CLI on arguments (without the node and script paths) and resolves to the exit code.
+ * Runs the CLI on arguments (without the node and script paths) and resolves to the exit code. `startedAt`
+ * (epoch milliseconds) is when the command started: a run reports its wall time from there.
  * @example
  * const code = await runCli(["checkpoint", "inspect", "--json"]);
  */
-export async function runCli(args: readonly string[], io: CliIo = processIo): Promise<number> {
-  const program = buildProgram(io, args);
+export async function runCli(
+  args: readonly string[],
+  io: CliIo = processIo,
+  startedAt: number = Date.now(),
+): Promise<number> {
+  const { session, end } = commandSession(startedAt);
   try {
+    const program = await buildProgram({ io, args, session });
     await program.parseAsync([...args], { from: "user" });
     return EXIT.ok;
   } catch (error) {
@@ -51,5 +60,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo): Pr
       return EXIT.usage;
     }
     throw error;
+  } finally {
+    await end();
   }
 }

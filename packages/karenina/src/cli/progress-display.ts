@@ -23,7 +23,8 @@ export function createProgressDisplay(
   const bar = new cliProgress.SingleBar(
     {
       stream,
-      format: "{bar} {value}/{total} · {passRate} passed · ETA {eta_formatted} · {tokens} tokens · {cost}",
+      format:
+        "{bar} {value}/{total} · {passed} passed, {failed} failed · pass rate {passRate} · ETA {eta_formatted} · {tokens} tokens · {cost}",
       hideCursor: true,
       clearOnComplete: true,
       etaBuffer: 50,
@@ -36,11 +37,20 @@ export function createProgressDisplay(
     update(event) {
       if (stopped) return;
       if (event.type === "start") {
-        bar.start(event.total, event.resumed, { passRate: "-", tokens: 0, cost: "$0.0000" });
+        bar.start(event.total, event.resumed, {
+          passed: 0,
+          failed: 0,
+          passRate: "-",
+          tokens: 0,
+          cost: "$0.0000",
+        });
         started = true;
       } else if (event.type === "result" && started) {
         bar.update(event.done, {
-          passRate: `${Math.round((100 * event.passed) / Math.max(1, event.done))}%`,
+          passed: event.passed,
+          failed: event.failed,
+          // The pass rate of the summary tables: passed / verified.
+          passRate: event.verified === 0 ? "-" : `${((100 * event.passed) / event.verified).toFixed(1)}%`,
           tokens: event.stats.inputTokens + event.stats.outputTokens,
           cost: `$${event.stats.costUsd.toFixed(4)}`,
         });

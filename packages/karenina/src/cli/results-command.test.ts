@@ -163,8 +163,9 @@ describe("karenina results FILE", () => {
       "names_venetoclax regex global 6 true 4 of 6 (66.7%)".split(" "),
     );
     expect(out).toContain("Replicates (2): pass rate mean 66.7%, std 0.0 pp");
-    expect(cells(lineOf(out, "1 "))).toEqual(["1", "3", "2", "66.7%"]);
-    expect(cells(lineOf(out, "2 "))).toEqual(["2", "3", "2", "66.7%"]);
+    const replicates = out.slice(out.indexOf("Replicates (2)"));
+    expect(cells(lineOf(replicates, "1 "))).toEqual(["1", "3", "2", "66.7%"]);
+    expect(cells(lineOf(replicates, "2 "))).toEqual(["2", "3", "2", "66.7%"]);
     // q0 and q1 pass both replicates, q2 neither: pass@1 = pass@2 = 2/3.
     expect(lineOf(out, "pass@k by model pair")).toBeDefined();
     const passAtK = out.split("\n").filter((line) => line.trimStart().startsWith(PAIR));
@@ -190,8 +191,17 @@ describe("karenina results FILE", () => {
     const byQuestion = await karenina(file("a.jsonl"), "--by", "question");
     expect(byQuestion.out).toContain("By model pair (answering | parsing)");
     expect(byQuestion.out).toContain("By question");
-    expect(cells(lineOf(byQuestion.out, "q0 "))).toEqual(["q0", "2", "2", "0", "100.0%"]);
-    expect(cells(lineOf(byQuestion.out, "q2 "))).toEqual(["q2", "2", "0", "2", "0.0%", "content", "2"]);
+    expect(cells(lineOf(byQuestion.out, "0  q0 "))).toEqual(["0", "q0", "2", "2", "0", "100.0%"]);
+    expect(cells(lineOf(byQuestion.out, "2  q2 "))).toEqual([
+      "2",
+      "q2",
+      "2",
+      "0",
+      "2",
+      "0.0%",
+      "content",
+      "2",
+    ]);
     const byKeyword = await karenina(file("a.jsonl"), "--by", "keyword");
     expect(cells(lineOf(byKeyword.out, "oncology "))).toEqual(["oncology", "4", "4", "0", "100.0%"]);
     expect(cells(lineOf(byKeyword.out, "hematology "))).toEqual([

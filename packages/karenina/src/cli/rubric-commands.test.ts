@@ -139,7 +139,7 @@ describe("karenina rubric check on a benchmark built here", () => {
     const file = await benchFile();
     const unknown = await run("rubric", "check", file, "--question", "nope", "--response", "x");
     expect(unknown.code).toBe(EXIT.usage);
-    expect(unknown.err).toContain('no question with id "nope"');
+    expect(unknown.err).toContain('no question matches "nope" by id, index');
     const missing = await run("rubric", "check", file, "--question", "q1");
     expect(missing.code).toBe(EXIT.usage);
     expect(missing.err).toContain("--response");

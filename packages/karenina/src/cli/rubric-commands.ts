@@ -3,7 +3,8 @@ import { Benchmark } from "../benchmark/index.js";
 import { type Rubric, type RubricTrait, rubricTraits } from "../model/rubric/index.js";
 import { evaluateLocalTraits, type LocalTraitResults } from "../rubrics/index.js";
 import { JavaScriptSandbox, PythonSandbox } from "../sandbox/index.js";
-import { type CliIo, CliUsageError } from "./cli-io.js";
+import type { CliIo } from "./cli-io.js";
+import { QUESTION_SELECTOR_HELP, selectBenchmarkQuestion } from "./question-selector.js";
 
 /** What `karenina rubric check --json` prints. */
 export interface RubricCheckReport {
@@ -14,13 +15,6 @@ export interface RubricCheckReport {
 }
 
 const LOCAL_TYPES: ReadonlySet<RubricTrait["type"]> = new Set(["regex", "callable"]);
-
-function questionId(bench: Benchmark, id: string, file: string): string {
-  if (bench.has(id)) return id;
-  const ids = bench.getQuestionIds();
-  const shown = ids.slice(0, 5).join(", ") + (ids.length > 5 ? ", …" : "");
-  throw new CliUsageError(`${file}: no question with id ${JSON.stringify(id)} (ids: ${shown || "none"})`);
-}
 
 /** Regex and callable traits run locally; callable code runs in sandboxes closed afterwards. */
 async function evaluate(rubric: Rubric | null, response: string): Promise<LocalTraitResults> {
@@ -64,12 +58,15 @@ export function registerRubricCommands(program: Command, io: CliIo): void {
       "Evaluate the rubric traits that need no LLM (regex and callable) of a question on a response; LLM, metric and agentic traits are listed as skipped",
     )
     .argument("<file>", "checkpoint holding the question")
-    .requiredOption("--question <id>", "id of the question whose rubric (global + question traits) to run")
+    .requiredOption(
+      "-q, --question <question>",
+      `the question whose rubric (global + question traits) to run: ${QUESTION_SELECTOR_HELP}`,
+    )
     .requiredOption("--response <text>", "the response to evaluate")
     .option("--json", 'print {"traits": {name: value or null}, "errors": {name: message}} as JSON')
     .action(async (file: string, options: { question: string; response: string; json?: boolean }) => {
       const bench = await Benchmark.load(file);
-      const id = questionId(bench, options.question, file);
+      const id = selectBenchmarkQuestion(bench, options.question, file);
       const merged = bench.getMergedRubricForQuestion(id);
       for (const warning of merged.warnings) io.err(`warning: ${warning}\n`);
       const results = await evaluate(merged.rubric, options.response);

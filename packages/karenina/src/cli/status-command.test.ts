@@ -137,6 +137,60 @@ describe("karenina status", () => {
     expect(result.err).toContain(`${log}: no such run log`);
   });
 
+  test("a file that is not a run log is refused with what it is instead (exit 2)", async () => {
+    const file = join(dir, "bench.jsonld");
+    await benchmark(2).save(file);
+    const exported = join(dir, "run.json");
+    expect((await run(...scriptedVerifyArgs(server.baseURL, file, "-o", exported))).code).toBe(EXIT.ok);
+    const asExport = await run("status", exported);
+    expect(asExport.code).toBe(EXIT.usage);
+    expect(asExport.err).toContain(`${exported}: not a run log: a results export (JSON)`);
+    expect(asExport.err).toContain(`karenina results ${exported}`);
+    expect(asExport.out).toBe("");
+
+    const random = join(dir, "random.json");
+    await writeFile(random, `${JSON.stringify({ hello: "world", items: [1, 2, 3] }, null, 2)}\n`, "utf8");
+    const asRandom = await run("status", random);
+    expect(asRandom.code).toBe(EXIT.usage);
+    expect(asRandom.err).toContain(`${random}: not a run log: a JSON document`);
+
+    const lines = join(dir, "lines.jsonl");
+    await writeFile(lines, '{"a":1}\n{"b":2}\n', "utf8");
+    const asLines = await run("status", lines);
+    expect(asLines.code).toBe(EXIT.usage);
+    expect(asLines.err).toContain("none of its 2 lines is a verification result");
+
+    const empty = join(dir, "empty.jsonl");
+    await writeFile(empty, "", "utf8");
+    const asEmpty = await run("status", empty);
+    expect(asEmpty.code).toBe(EXIT.usage);
+    expect(asEmpty.err).toContain(`${empty}: not a run log: the file is empty and has no state file`);
+  });
+
+  test("an empty run log with its state file is a run that has no result yet", async () => {
+    const log = join(dir, "run.jsonl");
+    await writeFile(log, "", "utf8");
+    const now = new Date().toISOString();
+    await writeFile(
+      `${log}.state.json`,
+      JSON.stringify({
+        format: "karenina-run-state/1",
+        run_name: "just-started",
+        total_tasks: 4,
+        resumed: 0,
+        started_at: now,
+        updated_at: now,
+        finished: false,
+        aborted: false,
+        config: {},
+      }),
+      "utf8",
+    );
+    const result = await run("status", log);
+    expect(result.code).toBe(EXIT.ok);
+    expect(result.out).toContain("done: 0/4 (0%)");
+  });
+
   test("a state file that is not valid is an error naming the file and field (exit 2)", async () => {
     const log = join(dir, "run.jsonl");
     await writeFile(log, "", "utf8");

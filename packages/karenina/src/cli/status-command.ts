@@ -1,4 +1,4 @@
-import { access } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import {
   finishedKeys,
@@ -57,15 +57,60 @@ function statusKind(state: RunState | null): RunStatusKind {
   return state.finished ? "finished" : "running_or_unknown";
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+const NOT_ONE_PER_LINE = "a run log holds one verification result as JSON per line";
+
+/** What a whole JSON document is, when a run log was expected. */
+function documentKind(file: string, whole: unknown): string {
+  if (isObject(whole) && ("format_version" in whole || Array.isArray(whole.results)))
+    return `a results export (JSON); summarize it with: karenina results ${file}`;
+  if (isObject(whole) && ("dataFeedElement" in whole || "@context" in whole))
+    return `a benchmark checkpoint; see it with: karenina checkpoint inspect ${file}`;
+  return `a JSON document (${NOT_ONE_PER_LINE})`;
+}
+
 /**
- * Reads a run log and its state file (`<runLog>.state.json`) into a {@link RunStatus}.
- * @throws {RunLogError} when the run log is missing or unreadable; {@link RunStateError} for a bad state file.
+ * Why a file read as a run log is not one, or null when it is. Only a file with lines that are not results
+ * is looked at again: one JSON document over several lines (an export, a checkpoint), or no result at all
+ * without a state file (an empty or unrelated file). A log beside its state file may hold no result yet, or
+ * only a line cut short by a crash.
+ */
+async function notARunLog(
+  file: string,
+  log: { results: readonly unknown[]; skippedLines: number },
+  hasState: boolean,
+): Promise<string | null> {
+  if (log.skippedLines === 0 && log.results.length > 0) return null;
+  const text = await readFile(file, "utf8");
+  if (text.trim() === "") return hasState ? null : "the file is empty and has no state file";
+  let whole: unknown;
+  try {
+    whole = JSON.parse(text);
+  } catch {
+    whole = undefined;
+  }
+  if (whole !== undefined && !isVerificationResult(whole)) return documentKind(file, whole);
+  if (log.results.length > 0 || (hasState && log.skippedLines <= 1)) return null;
+  const lines = log.skippedLines;
+  return `none of its ${lines} line${lines === 1 ? "" : "s"} is a verification result (${NOT_ONE_PER_LINE})`;
+}
+
+/**
+ * Reads a run log and its state file (`<runLog>.state.json`) into a {@link RunStatus}. A file with no result
+ * is a run log only beside its state file (a run that has just started, or was killed in its first write).
+ * @throws {RunLogError} when the run log is missing, unreadable or not a run log; {@link RunStateError} for a
+ * bad state file.
  */
 export async function runStatus(runLog: string): Promise<RunStatus> {
   if (!(await exists(runLog))) throw new RunLogError(runLog, "no such run log");
   const statePath = runStatePath(runLog);
   const state = (await exists(statePath)) ? await readRunState(statePath) : null;
   const log = await readRunLog<VerificationResult>(runLog, { accept: isVerificationResult });
+  const problem = await notARunLog(runLog, log, state !== null);
+  if (problem !== null) throw new RunLogError(runLog, `not a run log: ${problem}`);
   const results = finishedKeys(log.results, resultTaskKey).results;
   let passed = 0;
   const failedByCategory: Record<string, number> = {};

@@ -100,7 +100,7 @@ describe("karenina template check", () => {
     expect(badJson.err).toContain("--answer: not valid JSON");
     const unknown = await run("template", "check", BUNDLED_EXAMPLE, "--question", "nope", "--answer", "{}");
     expect(unknown.code).toBe(EXIT.usage);
-    expect(unknown.err).toContain('no question with id "nope"');
+    expect(unknown.err).toContain('no question matches "nope" by id, index');
     const missing = await run("template", "check", BUNDLED_EXAMPLE, "--answer", "{}");
     expect(missing.code).toBe(EXIT.usage);
     expect(missing.err).toContain("--question");

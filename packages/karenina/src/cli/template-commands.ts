@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { Benchmark } from "../benchmark/index.js";
 import { TemplateError } from "../templates/index.js";
 import { CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
+import { QUESTION_SELECTOR_HELP, selectBenchmarkQuestion } from "./question-selector.js";
 
 /** What `karenina template check --json` prints. */
 export interface TemplateCheckReport {
@@ -23,13 +24,6 @@ function parseAnswer(text: string): Record<string, unknown> {
     throw new CliUsageError('--answer: expected a JSON object of field values, e.g. \'{"target": "BCL2"}\'');
   }
   return value as Record<string, unknown>;
-}
-
-function questionId(bench: Benchmark, id: string, file: string): string {
-  if (bench.has(id)) return id;
-  const ids = bench.getQuestionIds();
-  const shown = ids.slice(0, 5).join(", ") + (ids.length > 5 ? ", …" : "");
-  throw new CliUsageError(`${file}: no question with id ${JSON.stringify(id)} (ids: ${shown || "none"})`);
 }
 
 async function checkTemplate(
@@ -79,7 +73,10 @@ export function registerTemplateCommands(program: Command, io: CliIo): void {
       "Verify a parsed answer against a question's template, without any LLM; exit 0 when it passes, 1 when not",
     )
     .argument("<file>", "checkpoint holding the question")
-    .requiredOption("--question <id>", "id of the question whose template to run")
+    .requiredOption(
+      "-q, --question <question>",
+      `the question whose template to run: ${QUESTION_SELECTOR_HELP}`,
+    )
     .requiredOption(
       "--answer <json>",
       'the parsed answer the judge would return, e.g. \'{"target": "BCL2"}\'',
@@ -93,7 +90,7 @@ export function registerTemplateCommands(program: Command, io: CliIo): void {
       ) => {
         const answer = parseAnswer(options.answer);
         const bench = await Benchmark.load(file);
-        const id = questionId(bench, options.question, file);
+        const id = selectBenchmarkQuestion(bench, options.question, file);
         const report = await checkTemplate(bench, id, answer, options.response);
         io.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${reportText(report, id)}\n`);
         if (report.verify !== true) throw new CliExit(EXIT.checkFailed);

@@ -145,7 +145,7 @@ describe("karenina verify", () => {
     expect(new Set(ids).size).toBe(total);
   });
 
-  test("Ctrl-C stops cleanly: finished results are kept and the command to resume is printed", async () => {
+  test("Ctrl-C stops cleanly with exit 130: finished results are kept and the command to resume is printed", async () => {
     const file = await checkpoint(8);
     const output = join(dir, "run.jsonl");
     const child = spawnCli(serialRunArgs(file, output), "pipe");
@@ -154,7 +154,7 @@ describe("karenina verify", () => {
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     while ((await readLines(output)).length < 2) await new Promise((r) => setTimeout(r, 20));
     child.kill("SIGINT");
-    expect(await exited).toBe(EXIT.checkFailed);
+    expect(await exited).toBe(EXIT.interrupted);
     expect(stderr).toContain("interrupted; resume with:");
     expect(stderr).toContain(`karenina verify ${file}`);
     expect(stderr).toContain("--resume");
@@ -189,7 +189,8 @@ describe("karenina verify", () => {
     );
     expect(code).toBe(EXIT.ok);
     expect(err).toMatch(/2\/2 done · 2 passed/);
-    expect(server.requests.every((request) => request.body.model === "judge")).toBe(true);
+    const chats = server.requests.filter((request) => request.path.endsWith("/chat/completions"));
+    expect(chats.every((request) => request.body.model === "judge")).toBe(true);
     const missing = await run("verify", file, "-a", "manual", "-p", judge);
     expect(missing.code).toBe(EXIT.usage);
     expect(missing.err).toContain("--manual-traces");

@@ -1,7 +1,8 @@
 import { type Command, Option } from "commander";
-import { Benchmark } from "../benchmark/index.js";
+import { Benchmark, selectQuestions } from "../benchmark/index.js";
 import { type ManualTraces, readManualTracesFile } from "../llm/index.js";
 import {
+  ConfigError,
   dumpVerificationConfig,
   loadPreset,
   loadPriceTable,
@@ -23,11 +24,19 @@ import {
   checkAgenticRun,
 } from "./agentic-options.js";
 import { BUNDLED_EXAMPLE_CONFIG, BUNDLED_RECORDINGS } from "./bundled-example.js";
-import { BUNDLED_EXAMPLE, CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
+import { BUNDLED_EXAMPLE, type CliIo, CliUsageError, EXIT_CODES_HELP } from "./cli-io.js";
+import { type CommandSession, commandSession } from "./command-session.js";
+import { configErrorInFlagTerms } from "./config-flags.js";
 import { DbRunSink } from "./db-runs.js";
 import { RECORDED_DRY_RUN_NOTE, runDryRun } from "./dry-run-report.js";
-import { runInteractively } from "./interactive-run.js";
-import { runOutput } from "./run-output.js";
+import { runInteractively, runResultsReport, verifyReportOptions } from "./interactive-run.js";
+import { assertModelsReachable } from "./preflight.js";
+import { startPythonSandboxEarly } from "./python-sandbox-start.js";
+import { QUESTION_SELECTOR_HELP, selectBenchmarkQuestions } from "./question-selector.js";
+import { OUTCOME_HELP } from "./results-report.js";
+import { endRun, SystemFailures } from "./run-outcome.js";
+import { refuseToAppend, runOutput } from "./run-output.js";
+import { NothingToVerifyError, skippedSummary, skippedText } from "./skipped-questions.js";
 
 /** Options of `karenina verify`, as commander gives them. */
 export interface VerifyOptions extends AgenticOptions {
@@ -55,7 +64,15 @@ export interface VerifyOptions extends AgenticOptions {
   failUnder?: number;
   dryRun?: boolean;
   json?: boolean;
+  includeDrafts?: boolean;
+  preflight?: boolean;
 }
+
+/**
+ * The most replicates a run takes: more is almost always a typo, and its dry run alone would walk every task
+ * for minutes.
+ */
+export const MAX_REPLICATES = 1_000;
 
 const ENDPOINT_INTERFACES = new Set(["openai_endpoint", "openai", "google", "openrouter"]);
 
@@ -177,7 +194,24 @@ export async function buildConfig(options: VerifyOptions, env: NodeJS.ProcessEnv
     input.max_concurrent_requests = options.concurrency;
   }
   applyAgenticOptions(input, options);
-  return parseVerificationConfig(input, { env });
+  try {
+    return parseVerificationConfig(input, { env });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const fromFlags = Object.keys(input).filter(
+      (field) => input[field] !== (base as Record<string, unknown>)[field],
+    );
+    throw configErrorInFlagTerms(error, {
+      fromFlags: new Set(fromFlags),
+      given: new Set(Object.keys(input)),
+      specs: {
+        ...(options.answering === undefined ? {} : { answering_models: options.answering }),
+        ...(options.parsing === undefined ? {} : { parsing_models: options.parsing }),
+      },
+      preset: options.preset,
+      env,
+    });
+  }
 }
 
 /** Commander's parser for a percentage (0 to 100). */
@@ -191,12 +225,14 @@ function percentage(value: string): number {
   return n;
 }
 
-/** Commander's parser for an integer option of at least `min`. */
-export function integer(name: string, min: number) {
+/** Commander's parser for an integer option of at least `min` (and at most `max`, when given). */
+export function integer(name: string, min: number, max?: number) {
   return (value: string): number => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min)
       throw new CliUsageError(`${name}: expected an integer >= ${min}, found ${JSON.stringify(value)}`);
+    if (max !== undefined && n > max)
+      throw new CliUsageError(`${name}: at most ${max.toLocaleString("en-US")}, found ${value}`);
     return n;
   };
 }
@@ -247,7 +283,11 @@ export function addConfigOptions(command: Command): Command {
   command
     .option("-a, --answering <spec>", "answering model interface:model[@base_url] (repeatable)", collect)
     .option("-p, --parsing <spec>", "judge (parsing) model interface:model[@base_url] (repeatable)", collect)
-    .option("-r, --replicates <n>", "runs per question and model pair", integer("--replicates", 1))
+    .option(
+      "-r, --replicates <n>",
+      `runs per question and model pair (1 to ${MAX_REPLICATES})`,
+      integer("--replicates", 1, MAX_REPLICATES),
+    )
     .option(
       "-c, --concurrency <n>",
       "tasks and LLM calls in flight (default: the config's, 2 tasks / 16 calls)",
@@ -279,6 +319,7 @@ export function registerVerifyCommand(
   io: CliIo,
   rawArgs: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
+  session: CommandSession = commandSession().session,
 ): void {
   const verify = addConfigOptions(
     program
@@ -291,9 +332,9 @@ export function registerVerifyCommand(
     .option("--preset <name>", "start from a saved preset (name or path); flags override it")
     .option(
       "-o, --output <file>",
-      "results file: .jsonl is appended to as each result finishes; .json (format v2.2) or .csv is written at the end, from <file>.results.jsonl kept beside it meanwhile",
+      "results file: .jsonl is appended to as each result finishes; .json (format v2.2) or .csv is written at the end, from <file>.results.jsonl kept beside it meanwhile. A run log that already holds results is refused unless --resume",
     )
-    .option("--resume", "skip the tasks whose results are already in --output")
+    .option("--resume", "continue the run in --output: skip the tasks whose results are already there")
     .option(
       "--cache <dir>",
       "cache LLM responses in this directory (reruns with the same inputs make no calls)",
@@ -309,7 +350,13 @@ export function registerVerifyCommand(
       "--prices <file>",
       "JSON price table overriding the built-in one: {model: {input_per_million, output_per_million}}",
     )
-    .option("-q, --question <id>", "verify only this question (repeatable)", collect)
+    .option(
+      "-q, --question <question>",
+      `verify only this question: ${QUESTION_SELECTOR_HELP} (repeatable)`,
+      collect,
+    )
+    .option("--include-drafts", "verify unfinished questions (drafts) too")
+    .option("--no-preflight", "skip the check of each model's key and endpoint before the first call")
     .option("--no-progress", "no progress bar")
     .option(
       "--db <url>",
@@ -317,7 +364,7 @@ export function registerVerifyCommand(
     )
     .option(
       "--fail-under <pass-rate>",
-      "exit 1 when the pass rate (passed / results, in %) is below this, e.g. 80: for CI",
+      "exit 1 when the pass rate (passed / verified, in %, as the summary tables show it) is below this, e.g. 80: for CI",
       percentage,
     )
     .option(
@@ -358,10 +405,23 @@ Examples:
       --cache .karenina-cache        # calls, tokens and cost before spending anything
 
 Each finished result is appended to the run log as one JSON line (the original's result shape): --output
-itself for .jsonl, <output>.results.jsonl for a .json or .csv export written when the run completes. A
-summary line goes to stderr. Ctrl-C stops cleanly: finished results are kept and the command to resume is printed.
-Exit code: 0 when the run completed, 1 when tasks failed to run, the run was interrupted or the pass rate is
-below --fail-under, 2 on bad usage.`,
+itself for .jsonl, <output>.results.jsonl for a .json or .csv export written when the run completes. A run
+log that already holds results is never appended to by a new run: continue it with --resume, or choose
+another --output. A summary line goes to stderr. Ctrl-C stops cleanly: finished results are kept and the command to resume is printed.
+
+The run ends with the summary tables of karenina results on stdout (pass rate, by model pair, failures by
+category with their most common reasons, rubric traits, tokens and cost; coloured on a terminal, not when
+piped or with NO_COLOR); karenina show RUN QUESTION prints one result in full.
+${OUTCOME_HELP}
+-q/--question takes ${QUESTION_SELECTOR_HELP}.
+
+Only finished questions are verified: drafts (imported without --finished), questions without a template
+and questions whose template does not load are left out, and the plan and the run say which, why, and the
+command that brings them in (karenina checkpoint finish FILE --questions IDS|all). A run that would verify
+no question stops with exit code 2. Before the first LLM call, each answering and parsing model is checked
+(preflight): its API key is set and its endpoint answers GET <base>/models within 5 s without refusing the
+key; a model that fails stops the run with exit code 2 (--no-preflight skips the check).
+${EXIT_CODES_HELP}`,
     )
     .addHelpText("after", AGENTIC_HELP)
     .action(async (checkpoint: string | undefined, options: VerifyOptions) => {
@@ -377,8 +437,25 @@ below --fail-under, 2 on bad usage.`,
         );
       }
       const config = await buildConfig(options, env, recorded);
+      if (config.replicate_count > MAX_REPLICATES) {
+        throw new CliUsageError(
+          `replicates: at most ${MAX_REPLICATES.toLocaleString("en-US")}, found ${config.replicate_count} (replicate_count of --preset ${options.preset}); lower it with --replicates N`,
+        );
+      }
       checkAgenticRun(config, options);
+      const limits = options.endpointLimit === undefined ? undefined : endpointLimits(options.endpointLimit);
       const benchmark = await Benchmark.load(checkpoint ?? BUNDLED_EXAMPLE, { isolation: options.isolation });
+      // Ids, indexes and starts of question texts, as ids from here on.
+      if (options.question !== undefined)
+        options.question = selectBenchmarkQuestions(
+          benchmark,
+          options.question,
+          checkpoint ?? BUNDLED_EXAMPLE,
+        );
+      startPythonSandboxEarly(benchmark, config, io, session, {
+        ...(options.question === undefined ? {} : { questionIds: options.question }),
+        includeDrafts: options.includeDrafts === true,
+      });
       const prices = options.prices === undefined ? undefined : await loadPriceTable(options.prices);
       if (options.dryRun) {
         await runDryRun(io, {
@@ -388,6 +465,7 @@ below --fail-under, 2 on bad usage.`,
           ...agenticRunOptions(options),
           json: options.json === true,
           ...(options.question === undefined ? {} : { questionIds: options.question }),
+          ...(options.includeDrafts ? { includeDrafts: true } : {}),
           ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
           ...(prices === undefined || options.prices === undefined
             ? {}
@@ -399,30 +477,44 @@ below --fail-under, 2 on bad usage.`,
         });
         return;
       }
+      const output = options.output === undefined ? null : runOutput(options.output);
+      if (output !== null && !options.resume) await refuseToAppend(output);
+      const target = checkpoint ?? BUNDLED_EXAMPLE;
+      const selection = await selectQuestions(benchmark, config, {
+        unusable: "skip",
+        includeDrafts: options.includeDrafts === true,
+        ...(options.question === undefined ? {} : { questionIds: options.question }),
+      });
+      const questionsGiven = { questionsGiven: options.question !== undefined };
+      if (selection.questions.length === 0)
+        throw new NothingToVerifyError(target, selection.skipped, questionsGiven);
+      for (const line of skippedText(selection.skipped, target, questionsGiven)) io.err(`${line}\n`);
+      if (!recorded && options.preflight !== false) await assertModelsReachable(config, { env });
+      const systemFailures = new SystemFailures();
       const storage = options.db === undefined ? null : await openStorage(options.db);
       const sink = storage === null ? null : await DbRunSink.open(storage, benchmark, config);
-      const output = options.output === undefined ? null : runOutput(options.output);
       try {
         const run = await runInteractively(benchmark, config, io, {
           output,
           progress: options.progress !== false,
           sink,
+          onResult: (result) => systemFailures.add(result),
           run: {
-            keepResults: false,
+            questions: selection.questions,
+            startedAt: session.startedAt,
             ...(options.resume ? { resume: true } : {}),
             ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
             ...(options.refreshCache ? { cacheMode: "refresh" as const } : {}),
-            ...(options.endpointLimit === undefined
-              ? {}
-              : { endpointLimits: endpointLimits(options.endpointLimit) }),
+            ...(limits === undefined ? {} : { endpointLimits: limits }),
             ...(recorded ? { recording: { dir: BUNDLED_RECORDINGS, mode: "replay" as const } } : {}),
             ...(prices === undefined ? {} : { prices }),
-            ...(options.question === undefined ? {} : { questionIds: options.question }),
             ...agenticRunOptions(options),
           },
         });
         const written = output === null ? undefined : run.summary.aborted ? output.runLog : options.output;
-        io.err(`${summaryLine(run.summary, written)}\n`);
+        const skipped = selection.skipped.length === 0 ? "" : ` · ${skippedSummary(selection.skipped)}`;
+        io.err(`${summaryLine(run.summary, written)}${skipped}\n`);
+        io.out(await runResultsReport(run, benchmark, verifyReportOptions(run, written, options, io)));
         if (sink !== null) {
           const stored = await sink.finish(run.summary);
           if (stored !== null)
@@ -430,19 +522,11 @@ below --fail-under, 2 on bad usage.`,
         }
         for (const failure of run.failures.slice(0, 5))
           io.err(`task ${failure.task.key.replace(/\t/g, " | ")} failed: ${String(failure.error)}\n`);
-        if (run.summary.aborted) {
-          io.err(`interrupted; resume with:\n  ${resumeCommand(rawArgs)}\n`);
-          throw new CliExit(EXIT.checkFailed);
-        }
-        if (run.failures.length > 0) throw new CliExit(EXIT.checkFailed);
-        if (options.failUnder !== undefined) {
-          const done = run.summary.completed + run.summary.resumed;
-          const rate = done === 0 ? 0 : (100 * run.summary.passed) / done;
-          if (rate < options.failUnder) {
-            io.err(`pass rate ${rate.toFixed(1)}% is below --fail-under ${options.failUnder}%\n`);
-            throw new CliExit(EXIT.checkFailed);
-          }
-        }
+        endRun(io.err, run, {
+          systemFailures,
+          resumeCommand: resumeCommand(rawArgs),
+          ...(options.failUnder === undefined ? {} : { failUnder: options.failUnder }),
+        });
       } finally {
         await storage?.close();
       }

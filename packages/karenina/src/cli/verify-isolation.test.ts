@@ -7,10 +7,9 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { Benchmark } from "../benchmark/index.js";
 import { runKarenina, scriptedVerifyArgs } from "../test-support/cli.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
-import { BRIDGE_FORGING_TEMPLATE, HONEST_CITY_TEMPLATE } from "../test-support/tampering-templates.js";
+import { TAMPERING_RUN_SCRIPT, tamperingBenchmark } from "../test-support/tampering-templates.js";
 import { EXIT } from "./cli-io.js";
 
 let server: OpenAiTestServer;
@@ -21,27 +20,10 @@ beforeAll(async () => {
   server = await startOpenAiServer();
   dir = await mkdtemp(join(tmpdir(), "karenina-isolation-"));
   file = join(dir, "bench.jsonld");
-  const bench = Benchmark.create({ name: "isolation" });
-  bench.addQuestion("Hostile question?", "anything", { questionId: "hostile", finished: true });
-  bench.addQuestion("What is the capital of France?", "Paris", { questionId: "honest", finished: true });
-  await bench.addAnswerTemplate("hostile", BRIDGE_FORGING_TEMPLATE);
-  await bench.addAnswerTemplate("honest", HONEST_CITY_TEMPLATE);
+  const bench = await tamperingBenchmark();
   await bench.save(file);
   await bench.close();
-  server.script(
-    {
-      match: { model: "answerer", lastUserIncludes: "Hostile" },
-      reply: { text: "HOSTILE-ANSWER" },
-      repeat: true,
-    },
-    { match: { model: "answerer", lastUserIncludes: "France" }, reply: { text: "Rome." }, repeat: true },
-    {
-      match: { model: "judge", lastUserIncludes: "HOSTILE-ANSWER" },
-      reply: { json: { x: "x" } },
-      repeat: true,
-    },
-    { match: { model: "judge", lastUserIncludes: "Rome." }, reply: { json: { city: "Rome" } }, repeat: true },
-  );
+  server.script(...TAMPERING_RUN_SCRIPT);
 });
 
 afterAll(async () => {

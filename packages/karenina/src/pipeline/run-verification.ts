@@ -1,7 +1,7 @@
 import { compactManifest } from "../agentic/index.js";
 import { type CallScheduler, type ReplayStore, ResponseCache } from "../llm/index.js";
 import type { DynamicRubric, Rubric } from "../model/index.js";
-import { canonicalKey, isVerificationResult, type VerificationResult } from "../results/index.js";
+import { canonicalKey, isVerificationResult, rowOutcome, type VerificationResult } from "../results/index.js";
 import type { CallableRegistry } from "../rubrics/index.js";
 import type { PythonSandbox } from "../sandbox/index.js";
 import { createTemplateSandbox, type TemplateIsolation } from "../templates/index.js";
@@ -24,7 +24,10 @@ export type ProgressEvent =
       result: VerificationResult;
       done: number;
       total: number;
+      /** Results so far that passed, failed and were verified, as {@link RunSummary} counts them. */
       passed: number;
+      failed: number;
+      verified: number;
       stats: RunStatsSnapshot;
     }
   | { type: "end"; summary: RunSummary };
@@ -51,10 +54,12 @@ export interface RunSummary extends RunStatsSnapshot {
   completed: number;
   /** Results carried over from the run log. */
   resumed: number;
-  /** Results with `verify_result === true`. */
+  /** Results that passed: template verification ran and gave true (`rowOutcome` "passed"). */
   passed: number;
-  /** Results with a failure record. */
+  /** Results that failed: verification gave false, or the result has a failure (`rowOutcome` "failed"). */
   failed: number;
+  /** Results whose template verification ran: the pass rate is `passed / verified` (as `passRate`). */
+  verified: number;
   /** Tasks that threw outside their stages. */
   taskErrors: number;
   /** The run was cancelled before every task finished. */
@@ -104,6 +109,12 @@ export interface RunVerificationOptions {
   pythonSandbox?: PythonSandbox;
   /** The isolation of the run's own sandbox when none is given (see `TemplateIsolation`); default `"checkpoint"`. */
   isolation?: TemplateIsolation;
+  /**
+   * When the run's wall clock starts (epoch milliseconds), e.g. when the command that runs it started, so
+   * `summary.seconds` and the run state's `started_at` include the preparation before the first task.
+   * Default: when `runVerification` is called.
+   */
+  startedAt?: number;
 }
 
 /** A finished (or cancelled) run. */
@@ -112,6 +123,28 @@ export interface VerificationRun {
   results: VerificationResult[];
   failures: TaskFailure[];
   summary: RunSummary;
+}
+
+/** Passed, failed and verified results, counted as `rowOutcome` and `passRate` define them. */
+class OutcomeTally {
+  #passed = 0;
+  #failed = 0;
+  #verified = 0;
+
+  constructor(results: readonly VerificationResult[] = []) {
+    for (const result of results) this.add(result);
+  }
+
+  add(result: VerificationResult): void {
+    const outcome = rowOutcome(result);
+    if (outcome === "passed") this.#passed++;
+    if (outcome === "failed") this.#failed++;
+    if (result.template?.template_verification_performed === true) this.#verified++;
+  }
+
+  counts(): { passed: number; failed: number; verified: number } {
+    return { passed: this.#passed, failed: this.#failed, verified: this.#verified };
+  }
 }
 
 /** The resume key of a stored result. */
@@ -151,7 +184,7 @@ export async function runVerification(
   config: VerificationConfig,
   options: RunVerificationOptions = {},
 ): Promise<VerificationRun> {
-  const started = Date.now();
+  const started = options.startedAt ?? Date.now();
   const prior = await priorResults(options);
   const runName = options.runName ?? prior.find((r) => r.metadata.run_name)?.metadata.run_name ?? undefined;
   const plan = taskPlan(questions, config, {
@@ -184,8 +217,7 @@ export async function runVerification(
   const results: VerificationResult[] = keep ? [...prior] : [];
   const total = plan.total + prior.length;
   let done = prior.length;
-  let passed = prior.filter((r) => r.template?.verify_result === true).length;
-  let failed = prior.filter((r) => r.metadata.failure !== null).length;
+  const outcomes = new OutcomeTally(prior);
   const writer = options.output === undefined ? null : await RunLogWriter.open(options.output);
   const statePath = options.output === undefined ? null : runStatePath(options.output);
   const state: RunState = {
@@ -223,9 +255,15 @@ export async function runVerification(
         await writer?.append(result);
         if (keep) results.push(result);
         done++;
-        if (result.template?.verify_result === true) passed++;
-        if (result.metadata.failure !== null) failed++;
-        options.onProgress?.({ type: "result", result, done, total, passed, stats: snapshot() });
+        outcomes.add(result);
+        options.onProgress?.({
+          type: "result",
+          result,
+          done,
+          total,
+          ...outcomes.counts(),
+          stats: snapshot(),
+        });
       },
     });
   } finally {
@@ -239,8 +277,7 @@ export async function runVerification(
     total,
     completed: outcome.completed,
     resumed: prior.length,
-    passed,
-    failed,
+    ...outcomes.counts(),
     taskErrors: outcome.failures.length,
     aborted: outcome.aborted,
     seconds: (Date.now() - started) / 1000,

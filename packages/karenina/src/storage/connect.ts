@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type Database from "better-sqlite3";
 import {
   CompiledQuery,
@@ -57,14 +58,21 @@ class KareninaSqliteDialect extends SqliteDialect {
 }
 
 // The drivers are loaded on first use: a program that opens only one kind of database loads one driver.
-async function openSqlite(file: string, database: string): Promise<Connection> {
+async function openSqlite(file: string, database: string, existingOnly: boolean): Promise<Connection> {
   const { default: Database } = await import("better-sqlite3");
+  if (existingOnly && !isInMemory(file) && !existsSync(file)) {
+    throw new StorageOpenError(
+      database,
+      "no such database file; nothing was created (a command that only reads never creates a database)",
+    );
+  }
   let handle: Database.Database | undefined;
   try {
-    handle = new Database(file);
+    handle = new Database(file, { fileMustExist: existingOnly && !isInMemory(file) });
     handle.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // Reading the journal mode is the first read of the file: a file that is not a database fails here.
-    if (!isInMemory(file)) handle.pragma("journal_mode = WAL");
+    // A database karenina made is in WAL mode already (it is kept in the file): a reader changes nothing.
+    if (!isInMemory(file)) handle.pragma(existingOnly ? "journal_mode" : "journal_mode = WAL");
     handle.pragma("foreign_keys = ON");
     handle.pragma("synchronous = NORMAL");
   } catch (error) {
@@ -108,9 +116,16 @@ async function openPostgres(connectionString: string, database: string): Promise
   return { db: new Kysely({ dialect: new PostgresDialect({ pool }) }), dialect: POSTGRES };
 }
 
-/** Opens a connection (SQLite: WAL, busy timeout, foreign keys) and checks the database answers. */
-export async function connect(target: StorageTarget, database: string): Promise<Connection> {
+/**
+ * Opens a connection (SQLite: WAL, busy timeout, foreign keys) and checks the database answers. With
+ * `existingOnly`, a SQLite file that does not exist is an error, not a new database.
+ */
+export async function connect(
+  target: StorageTarget,
+  database: string,
+  options: { existingOnly?: boolean } = {},
+): Promise<Connection> {
   return target.dialect === "sqlite"
-    ? openSqlite(target.file, database)
+    ? openSqlite(target.file, database, options.existingOnly === true)
     : openPostgres(target.connectionString, database);
 }

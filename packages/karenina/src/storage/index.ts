@@ -20,5 +20,5 @@ export {
   type RunStatus,
   type StartRunOptions,
 } from "./runs.js";
-export { openStorage, Storage } from "./storage.js";
+export { type OpenStorageOptions, openStorage, Storage } from "./storage.js";
 export { DEFAULT_DB_FILE, describeStorageUrl } from "./url.js";

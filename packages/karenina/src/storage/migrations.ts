@@ -205,6 +205,11 @@ const OUR_TABLES = [
   "verification_results",
 ];
 
+/** Whether the database has karenina's migrations table, so karenina made it (whatever its schema version). */
+export async function hasKareninaSchema(db: AnyDb): Promise<boolean> {
+  return (await db.introspection.getTables()).some((table) => table.name === MIGRATION_TABLE);
+}
+
 /** Refuses a database whose schema is newer than ours or was not built by our migrations; changes nothing. */
 async function refuseUnknownSchema(db: AnyDb, database: string): Promise<void> {
   const tables = new Set((await db.introspection.getTables()).map((table) => table.name));

@@ -13,7 +13,7 @@ import { connect } from "./connect.js";
 import type { StorageContext } from "./context.js";
 import { causeText, StorageOpenError, StorageQueryError } from "./errors.js";
 import { type ImportOptions, type ImportOutcome, importVerificationResults } from "./import.js";
-import { migrateToLatest } from "./migrations.js";
+import { hasKareninaSchema, migrateToLatest } from "./migrations.js";
 import { countResults, loadResults, type ResultQuery, saveResults } from "./results.js";
 import {
   deleteRun,
@@ -50,11 +50,21 @@ export class Storage {
     this.#ctx = ctx;
   }
 
-  /** Opens (creating or upgrading its schema when needed) the database at a URL or SQLite file path. */
-  static async open(url: string = DEFAULT_DB_FILE): Promise<Storage> {
+  /**
+   * Opens (creating or upgrading its schema when needed) the database at a URL or SQLite file path; with
+   * `create: false`, only a karenina database that exists (see {@link OpenStorageOptions}).
+   */
+  static async open(url: string = DEFAULT_DB_FILE, options: OpenStorageOptions = {}): Promise<Storage> {
     const database = describeStorageUrl(url);
-    const { db, dialect } = await connect(parseStorageUrl(url), database);
+    const existingOnly = options.create === false;
+    const { db, dialect } = await connect(parseStorageUrl(url), database, { existingOnly });
     try {
+      if (existingOnly && !(await hasKareninaSchema(db))) {
+        throw new StorageOpenError(
+          database,
+          "not a karenina database (it has no karenina tables); nothing was changed. Check the URL, or give a database written by `karenina verify --db` or `karenina demo`",
+        );
+      }
       await migrateToLatest(db, dialect, database);
     } catch (error) {
       await db.destroy();
@@ -162,9 +172,20 @@ export class Storage {
   }
 }
 
+/** How {@link openStorage} opens a database. */
+export interface OpenStorageOptions {
+  /**
+   * `false` for a command that only reads: a SQLite file that does not exist is an error instead of a new
+   * database, and a database without karenina's tables (an empty PostgreSQL database, another program's
+   * SQLite file) is refused unchanged instead of getting them. An older karenina schema is still upgraded.
+   * Default `true`.
+   */
+  create?: boolean;
+}
+
 /**
  * Opens a karenina database, creating its tables when it is new and upgrading an older schema; data already
- * stored is never dropped or rewritten.
+ * stored is never dropped or rewritten. With `{ create: false }` it opens only an existing karenina database.
  * @param url a SQLite file path (`karenina.db`, the default), `sqlite:///relative.db`, `sqlite:////abs.db`,
  * or `postgres://user:password@host:5432/db` (also `postgresql://`).
  * @throws {StorageOpenError} when the URL is not supported, the file is not a SQLite database, its directory is
@@ -175,6 +196,9 @@ export class Storage {
  * storage.dialect; // "sqlite"
  * await storage.close();
  */
-export function openStorage(url: string = DEFAULT_DB_FILE): Promise<Storage> {
-  return Storage.open(url);
+export function openStorage(
+  url: string = DEFAULT_DB_FILE,
+  options: OpenStorageOptions = {},
+): Promise<Storage> {
+  return Storage.open(url, options);
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { JavaScriptSandbox } from "../sandbox/index.js";
+import { thrown } from "../test-support/thrown.js";
 import { coerceToSchema } from "./coerce.js";
 import { TemplateSpecError } from "./declarative/errors.js";
 import { loadDeclarativeTemplate } from "./declarative/load-declarative-template.js";
@@ -40,32 +41,15 @@ describe("declarative templates", () => {
   });
 
   test("a field named __proto__ is refused with the field's name", () => {
-    expect(() =>
-      loadDeclarativeTemplate({
-        fields: [
-          {
-            name: "__proto__",
-            type: "str",
-            description: "x",
-            ground_truth: "a",
-            verify_with: { type: "ExactMatch" },
-          },
-        ],
-      }),
-    ).toThrow(TemplateSpecError);
-    expect(() =>
-      loadDeclarativeTemplate({
-        fields: [
-          {
-            name: "__proto__",
-            type: "str",
-            description: "x",
-            ground_truth: "a",
-            verify_with: { type: "ExactMatch" },
-          },
-        ],
-      }),
-    ).toThrow(/Field '__proto__': '__proto__' cannot be a field name/);
+    const field = {
+      name: "__proto__",
+      type: "str",
+      description: "x",
+      ground_truth: "a",
+      verify_with: { type: "ExactMatch" },
+    };
+    const error = thrown(TemplateSpecError, () => loadDeclarativeTemplate({ fields: [field] }));
+    expect(error.message).toMatch(/Field '__proto__': '__proto__' cannot be a field name/);
   });
 });
 

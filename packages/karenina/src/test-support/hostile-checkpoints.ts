@@ -52,3 +52,9 @@ export const literalRatingJson = (name: string, classesJson: string): string =>
   `{"@type": "Rating", "name": ${JSON.stringify(name)}, "description": "Tone", "bestRating": 1.0,
   "worstRating": 0.0, "additionalType": "karenina:QuestionSpecificLLMRubricTrait", "additionalProperty": [
   ${propertyJson("kind", '"literal"')}, ${propertyJson("classes", classesJson)}]}`;
+
+/** JSON text of a question-specific template-kind LLM trait rating whose class schema is the given JSON text. */
+export const templateRatingJson = (name: string, schemaJson: string): string =>
+  `{"@type": "Rating", "name": ${JSON.stringify(name)}, "description": "Steps", "bestRating": 0.0,
+  "worstRating": 0.0, "additionalType": "karenina:QuestionSpecificLLMRubricTrait", "additionalProperty": [
+  ${propertyJson("kind", `{"type": "template", "schema": ${schemaJson}}`)}]}`;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { assertSchemaWithinLimits, SchemaLimitError } from "../../json-schema-limits/index.js";
 import { PROTO_KEY } from "../../plain-data/index.js";
 
 /**
@@ -21,12 +22,23 @@ export type ScalarKind = z.infer<typeof ScalarKindSchema>;
 
 /**
  * A template-kind ("structured") trait: the JSON Schema of the class the judge fills (spec 03 §2.5),
- * written to checkpoints and dumps as `{"type": "template", "schema": …}`.
+ * written to checkpoints and dumps as `{"type": "template", "schema": …}`. The schema comes from checkpoints
+ * and is walked with its `$ref`s expanded (the lax coercion of the judge's reply tries each `anyOf` branch),
+ * so one too large, too deep or recursive once expanded is refused here, where the trait is read.
  */
-export const TemplateKindSchema = z.strictObject({
-  type: z.literal("template"),
-  schema: z.record(z.string(), z.unknown()),
-});
+export const TemplateKindSchema = z
+  .strictObject({
+    type: z.literal("template"),
+    schema: z.record(z.string(), z.unknown()),
+  })
+  .superRefine((kind, ctx) => {
+    try {
+      assertSchemaWithinLimits(kind.schema, "template trait", "schema");
+    } catch (error) {
+      if (!(error instanceof SchemaLimitError)) throw error;
+      ctx.addIssue({ code: "custom", message: error.message });
+    }
+  });
 export type TemplateKind = z.infer<typeof TemplateKindSchema>;
 
 /** The `kind` of LLM and agentic traits: a scalar kind or a template kind. */

@@ -42,6 +42,7 @@ export {
 } from "./model-identity.js";
 export { type ModelSpec, ModelSpecError, parseModelSpec } from "./model-spec.js";
 export {
+  findPresetFile,
   listPresets,
   loadPreset,
   type Preset,
@@ -55,6 +56,7 @@ export {
 export { SECRET_MASK, Secret, SecretSchema } from "./secret.js";
 export {
   applyEnvDefaults,
+  CONFIG_ENV_VARIABLES,
   DEFAULT_ANSWERING_SYSTEM_PROMPT,
   DEFAULT_PARSING_SYSTEM_PROMPT,
   dumpVerificationConfig,

@@ -116,7 +116,27 @@ export async function listPresets(options: { dir?: string; env?: Env } = {}): Pr
 }
 
 /**
- * Loads a preset by file path or by name in the presets directory, and builds its config.
+ * The file of a preset: an existing file path, else `<dir>/<name>.json` (the file stem), else the file
+ * {@link savePreset} writes for that name, so the name it was saved under finds it too: "Local Qwen" finds
+ * `<dir>/local-qwen.json`.
+ * @throws {PresetNotFoundError} when none of those is a file.
+ */
+export async function findPresetFile(nameOrPath: string, dir: string): Promise<string> {
+  if (await isFile(nameOrPath)) return resolve(nameOrPath);
+  const candidates = [
+    nameOrPath.endsWith(".json") ? nameOrPath : `${nameOrPath}.json`,
+    presetFileName(nameOrPath),
+  ];
+  for (const candidate of candidates) {
+    const file = resolve(dir, candidate);
+    if (await isFile(file)) return file;
+  }
+  throw new PresetNotFoundError(nameOrPath, resolve(dir));
+}
+
+/**
+ * Loads a preset by file path, by file stem or by the name it was saved under (see {@link findPresetFile})
+ * in the presets directory, and builds its config.
  * @throws {PresetNotFoundError} when there is no such file.
  * @throws {PresetError} naming the file and every field at fault.
  */
@@ -124,11 +144,7 @@ export async function loadPreset(
   nameOrPath: string,
   options: { dir?: string; env?: Env } = {},
 ): Promise<Preset> {
-  const dir = resolvePresetsDir(options);
-  const file = (await isFile(nameOrPath))
-    ? resolve(nameOrPath)
-    : join(dir, nameOrPath.endsWith(".json") ? nameOrPath : `${nameOrPath}.json`);
-  if (!(await isFile(file))) throw new PresetNotFoundError(nameOrPath, dir);
+  const file = await findPresetFile(nameOrPath, resolvePresetsDir(options));
   const envelope = await readEnvelope(file);
   if (envelope.config === undefined || Object.keys(envelope.config).length === 0) {
     throw new PresetError(file, [{ path: ["config"], message: "missing or empty" }]);

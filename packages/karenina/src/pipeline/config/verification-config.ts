@@ -317,6 +317,14 @@ const ENV_DEFAULTS: readonly [string, string, (value: string) => unknown][] = [
 ];
 
 /**
+ * The environment variable that gives each config field its default, e.g. `async_max_workers` →
+ * `KARENINA_ASYNC_MAX_WORKERS`, so messages can name where a bad value came from.
+ */
+export const CONFIG_ENV_VARIABLES: Readonly<Record<string, string>> = Object.fromEntries(
+  ENV_DEFAULTS.map(([variable, key]) => [key, variable]),
+);
+
+/**
  * Fills keys absent from `input` from the environment (spec 04 §2 step 1). Explicit input wins; unreadable
  * numbers are ignored.
  */

@@ -44,7 +44,12 @@ export interface DryRunOptions {
   workspaceRoot?: string | null;
   /** Whether answering tool-loop agents get `run_command` (`agentCommands` of the run). */
   agentCommands?: boolean;
+  /** Called every {@link DRY_RUN_PROGRESS_STEP} tasks walked, for a progress line on very large plans. */
+  onProgress?: (walked: number, total: number) => void;
 }
+
+/** How many tasks a dry run walks between two `onProgress` calls. */
+export const DRY_RUN_PROGRESS_STEP = 10_000;
 
 /** A question's loaded template, or why its tasks fail at ValidateTemplate, before any call. */
 type LoadedTemplate = AnswerTemplate | { failure: string };
@@ -348,7 +353,11 @@ export async function planDryRun(
     ...(options.skipKeys === undefined ? {} : { skipKeys: options.skipKeys }),
   });
   const walk = new DryRunWalk(config, templates, counter, options);
-  for (const task of plan) walk.visit(task);
+  let walked = 0;
+  for (const task of plan) {
+    walk.visit(task);
+    if (++walked % DRY_RUN_PROGRESS_STEP === 0) options.onProgress?.(walked, plan.total);
+  }
   const full =
     questions.length * config.answering_models.length * config.parsing_models.length * config.replicate_count;
   const facts: Facts = {

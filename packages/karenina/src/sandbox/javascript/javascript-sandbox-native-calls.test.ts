@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { whileTicking } from "../../test-support/while-ticking.js";
 import { SandboxError, SandboxMemoryError, SandboxTimeoutError } from "../errors.js";
 import { JavaScriptExecutionError } from "./errors.js";
 import { JavaScriptSandbox, type JavaScriptScript } from "./javascript-sandbox.js";
@@ -32,21 +33,6 @@ beforeAll(async () => {
   script = await sandbox.load(NATIVE);
 });
 afterAll(() => sandbox.close());
-
-/** Runs `work`, counting the host's timer ticks (every 10 ms) while it runs. */
-async function whileTicking<T>(
-  work: () => Promise<T>,
-): Promise<{ outcome: T | unknown; ms: number; ticks: number }> {
-  let ticks = 0;
-  const ticker = setInterval(() => ticks++, 10);
-  const started = performance.now();
-  try {
-    const outcome = await work().catch((error: unknown) => error);
-    return { outcome, ms: performance.now() - started, ticks };
-  } finally {
-    clearInterval(ticker);
-  }
-}
 
 describe("one long native call cannot outlive its time limit nor block the host", () => {
   test.each(["search", "sort"])(

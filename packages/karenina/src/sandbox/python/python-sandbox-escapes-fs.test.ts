@@ -4,20 +4,11 @@
  * next: a module dropped on `sys.path` or over the standard library would run inside a later template. After
  * the lockdown every change is refused, and reading (the standard library's imports) keeps working.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { expectStillWorks, probe, raised, START_TIMEOUT_MS } from "./__fixtures__/hostile-python.js";
-import { PythonSandbox } from "./python-sandbox.js";
+import { expect, test } from "vitest";
+import { sandboxForTheseTests } from "../../test-support/python-sandbox-for-tests.js";
+import { expectStillWorks, probe, raised } from "./__fixtures__/hostile-python.js";
 
-let sandbox: PythonSandbox;
-
-beforeAll(async () => {
-  sandbox = PythonSandbox.create({ timeoutMs: 20_000 });
-  await sandbox.start();
-}, START_TIMEOUT_MS);
-
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = sandboxForTheseTests({ timeoutMs: 20_000 });
 
 /** Python that tries `attempt` and leaves in `found` the name of the exception it raised, or "allowed". */
 function outcome(attempt: string): string {

@@ -7,8 +7,8 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
 import { expect, test } from "vitest";
+import { probeInWorker } from "./__fixtures__/worker-probe.js";
 
 interface GateReport {
   readonly beforeLock: string;
@@ -19,28 +19,15 @@ interface GateReport {
   readonly reachJavaScript: string;
 }
 
-async function probeLockedGate(): Promise<GateReport> {
+function probeLockedGate(): Promise<GateReport> {
   const directory = dirname(createRequire(import.meta.url).resolve("pyodide/package.json"));
-  const entry = JSON.stringify(new URL("./__fixtures__/gate-probe.ts", import.meta.url).href);
-  const worker = new Worker(
-    `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`,
-    {
-      eval: true,
-      workerData: {
-        pyodideDirectory: `${directory}/`,
-        pyodideModule: pathToFileURL(join(directory, "pyodide.mjs")).href,
-      },
-      stderr: true,
+  return probeInWorker(new URL("./__fixtures__/gate-probe.ts", import.meta.url), {
+    workerData: {
+      pyodideDirectory: `${directory}/`,
+      pyodideModule: pathToFileURL(join(directory, "pyodide.mjs")).href,
     },
-  );
-  try {
-    return await new Promise((resolve, reject) => {
-      worker.once("message", resolve);
-      worker.once("error", reject);
-    });
-  } finally {
-    await worker.terminate();
-  }
+    stderr: true,
+  });
 }
 
 test("once locked, the import gate refuses JavaScript objects and file-system writes, and keeps reads", async () => {

@@ -3,26 +3,11 @@
  * `sys.modules`, the import system and the garbage collector, raw memory through ctypes, and code objects
  * built from bytes (crafted bytecode reads and writes memory at will, which would forge any object).
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
-import {
-  BRIDGE_TYPES,
-  expectStillWorks,
-  probe,
-  raised,
-  START_TIMEOUT_MS,
-} from "./__fixtures__/hostile-python.js";
-import { PythonSandbox } from "./python-sandbox.js";
+import { expect, test } from "vitest";
+import { sandboxForTheseTests } from "../../test-support/python-sandbox-for-tests.js";
+import { BRIDGE_TYPES, expectStillWorks, probe, raised } from "./__fixtures__/hostile-python.js";
 
-let sandbox: PythonSandbox;
-
-beforeAll(async () => {
-  sandbox = PythonSandbox.create({ timeoutMs: 20_000 });
-  await sandbox.start();
-}, START_TIMEOUT_MS);
-
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = sandboxForTheseTests({ timeoutMs: 20_000 });
 
 const BLOCKED_ROOTS = `("js", "pyodide_js", "pyodide", "_pyodide", "_pyodide_core", "micropip", "ctypes", "_ctypes",
     "_testcapi", "_testinternalcapi", "_socket", "socket", "_ssl", "asyncio", "_posixsubprocess")`;

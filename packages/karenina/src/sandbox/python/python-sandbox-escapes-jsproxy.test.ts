@@ -5,32 +5,15 @@
  * intrinsics, allocations outside the WebAssembly heap. Every route to those types, and every way to make
  * one of them produce an instance, must end in a Python error, with the sandbox still answering afterwards.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  BRIDGE_TYPES,
-  expectStillWorks,
-  probe,
-  raised,
-  START_TIMEOUT_MS,
-} from "./__fixtures__/hostile-python.js";
-import { PythonSandbox } from "./python-sandbox.js";
+import { beforeAll, describe, expect, test } from "vitest";
+import { sandboxForTheseTests } from "../../test-support/python-sandbox-for-tests.js";
+import { BRIDGE_TYPES, expectStillWorks, probe, raised } from "./__fixtures__/hostile-python.js";
+import type { PythonSandbox } from "./python-sandbox.js";
 
 /** The first sandbox loads Pyodide; the second starts from the snapshot the first one made. */
 const KINDS = ["loaded from scratch", "restored from a snapshot"] as const;
-const sandboxes = new Map<string, PythonSandbox>();
+const sandboxes = new Map(KINDS.map((kind) => [kind, sandboxForTheseTests({ timeoutMs: 20_000 })]));
 let sandbox: PythonSandbox;
-
-beforeAll(async () => {
-  for (const kind of KINDS) {
-    const created = PythonSandbox.create({ timeoutMs: 20_000 });
-    await created.start();
-    sandboxes.set(kind, created);
-  }
-}, START_TIMEOUT_MS);
-
-afterAll(async () => {
-  for (const created of sandboxes.values()) await created.close();
-});
 
 /**
  * Python defining `attack(types)`: every way it knows to get an instance of one of `types`, or to call their

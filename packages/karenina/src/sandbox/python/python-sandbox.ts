@@ -92,6 +92,8 @@ export class PythonSandbox {
   #connection: WorkerConnection | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
+  /** Aborts the worker process being started, if one is. */
+  #starting: AbortController | null = null;
 
   private constructor(limits: Required<PythonSandboxOptions>) {
     this.#limits = limits;
@@ -159,6 +161,7 @@ export class PythonSandbox {
   /** Stops the interpreter and waits for its process to end. Later calls fail with {@link SandboxError}. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#starting?.abort();
     const connection = this.#connection;
     this.#connection = null;
     await connection?.terminate();
@@ -186,7 +189,18 @@ export class PythonSandbox {
     if (this.#closed) throw new SandboxError("the Python sandbox is closed");
     if (this.#connection?.alive) return this.#connection;
     const memoryLimitBytes = this.#limits.memoryLimitMb * 1024 * 1024;
-    const connection = await WorkerConnection.start(memoryLimitBytes, this.#limits.startupTimeoutMs);
+    const starting = new AbortController();
+    this.#starting = starting;
+    let connection: WorkerConnection;
+    try {
+      connection = await WorkerConnection.start(
+        memoryLimitBytes,
+        this.#limits.startupTimeoutMs,
+        starting.signal,
+      );
+    } finally {
+      this.#starting = null;
+    }
     if (this.#closed) {
       await connection.terminate();
       throw new SandboxError("the Python sandbox is closed");

@@ -1,5 +1,5 @@
-import { Worker } from "node:worker_threads";
 import { expect, test } from "vitest";
+import { probeInWorker } from "./__fixtures__/worker-probe.js";
 
 interface RealmReport {
   /** Ways out of the realm, and whether each was blocked. */
@@ -10,23 +10,9 @@ interface RealmReport {
   readonly works: Record<string, boolean>;
 }
 
-/** Runs the probe worker (TypeScript, through tsx's loader) and returns its report. */
-async function probeLockedRealm(): Promise<RealmReport> {
-  const entry = JSON.stringify(new URL("./__fixtures__/realm-probe.ts", import.meta.url).href);
-  const worker = new Worker(
-    `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`,
-    {
-      eval: true,
-    },
-  );
-  try {
-    return await new Promise((resolve, reject) => {
-      worker.once("message", resolve);
-      worker.once("error", reject);
-    });
-  } finally {
-    await worker.terminate();
-  }
+/** Runs the probe worker and returns its report. */
+function probeLockedRealm(): Promise<RealmReport> {
+  return probeInWorker(new URL("./__fixtures__/realm-probe.ts", import.meta.url));
 }
 
 const failures = (outcomes: Record<string, boolean>): string[] =>

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, realpathSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { debuglog } from "node:util";
+import { bundledSource } from "../source-bundle.js";
 import { machineConfinement, type OsConfinement, sandboxMemoryCapMb } from "./os-confinement/index.js";
 
 const debug = debuglog("karenina");
@@ -89,7 +89,7 @@ async function nodeArguments(
 ): Promise<{ readonly args: string[]; readonly readPaths: readonly string[] }> {
   if (entryPath.endsWith(".ts")) {
     const execArgv = sandboxExecArgv(options.readPaths, options.jsHeapLimitMb);
-    const args = [...execArgv, "--input-type=module", "--eval", await bundled(entryPath)];
+    const args = [...execArgv, "--input-type=module", "--eval", await bundledSource(entryPath, "by-name")];
     return { args, readPaths: options.readPaths };
   }
   const ownModules = localModuleGraph(realpathSync(entryPath));
@@ -146,48 +146,6 @@ function localModuleGraph(entryPath: string): string[] {
 
 /** `import ... from "./x.js"`, `export ... from "../y.js"` and `import "./z.js"` at the start of a line. */
 const RELATIVE_IMPORT = /^\s*(?:import|export)\b[^;"'`]*["'](\.{1,2}\/[^"']+)["']/gm;
-
-/** Bundles of `.ts` entries, made once per process. */
-const bundles = new Map<string, Promise<string>>();
-
-/** The part of esbuild's API used here. */
-interface Esbuild {
-  build(options: object): Promise<{ outputFiles: readonly { readonly text: string }[] }>;
-}
-
-function bundled(entryPath: string): Promise<string> {
-  let source = bundles.get(entryPath);
-  if (!source) {
-    source = bundle(entryPath);
-    bundles.set(entryPath, source);
-    source.catch(() => bundles.delete(entryPath));
-  }
-  return source;
-}
-
-/**
- * One ES module holding the entry and its own modules. Node's modules stay imports; the entry must import any
- * package by the absolute URL of its file (a package name would be resolved from the working directory).
- */
-async function bundle(entryPath: string): Promise<string> {
-  const esbuild = tsxRequire()("esbuild") as Esbuild;
-  const result = await esbuild.build({
-    entryPoints: [entryPath],
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    packages: "external",
-    target: `node${process.versions.node}`,
-    write: false,
-    logLevel: "silent",
-  });
-  return result.outputFiles.map((file) => file.text).join("\n");
-}
-
-/** `require` relative to tsx (a dev dependency of the workspace), which brings its own esbuild. */
-function tsxRequire(): NodeJS.Require {
-  return createRequire(createRequire(import.meta.url).resolve("tsx/package.json"));
-}
 
 const live = new Set<ChildProcess>();
 

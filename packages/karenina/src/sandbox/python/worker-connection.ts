@@ -67,8 +67,15 @@ export class WorkerConnection {
     release(child);
   }
 
-  /** Starts a worker process and resolves once Pyodide is loaded and locked down. */
-  static async start(memoryLimitBytes: number, startupTimeoutMs: number): Promise<WorkerConnection> {
+  /**
+   * Starts a worker process and resolves once Pyodide is loaded and locked down. Aborting `signal` kills a
+   * process still starting (and rejects), so that it does not keep the host alive for the rest of its start.
+   */
+  static async start(
+    memoryLimitBytes: number,
+    startupTimeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<WorkerConnection> {
     const pyodide = pyodidePackage();
     const child = await spawnSandboxProcess(workerEntry(), {
       jsHeapLimitMb: WORKER_JS_HEAP_LIMIT_MB,
@@ -85,6 +92,7 @@ export class WorkerConnection {
     return new Promise<WorkerConnection>((resolve, reject) => {
       const settle = (outcome: WorkerConnection | SandboxError): void => {
         clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
         child.off("message", onMessage).off("error", onError).off("close", onClose);
         if (outcome instanceof WorkerConnection) {
           resolve(outcome);
@@ -107,10 +115,13 @@ export class WorkerConnection {
       const onError = (error: Error): void => settle(describeFailure(error));
       const onClose = (code: number | null, signal: NodeJS.Signals | null): void =>
         settle(describeExit("exited during startup", code, signal, stderr()));
+      const onAbort = (): void => settle(new SandboxError("the Python sandbox is closed"));
       const timer = setTimeout(
         () => settle(new SandboxError(`the Python sandbox did not start within ${startupTimeoutMs} ms`)),
         startupTimeoutMs,
       );
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
       child.on("message", onMessage).on("error", onError).on("close", onClose);
       child.send(data);
     });

@@ -1,29 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
+import { billionLaughsSchema, nestedSchema } from "../../test-support/hostile-schemas.js";
 import { TemplateError } from "../answer-template.js";
 import { answerSchemaFromFields } from "./answer-schema.js";
 import { dummyAnswer } from "./dummy-answer.js";
 import { assertFieldsSchemaWithinLimits } from "./fields-schema-limits.js";
 import { zodFieldsSchema } from "./zod-fields.js";
-
-/** `$defs` L0..Ln, each an object of two fields referring to the one before: 2^n leaves once expanded. */
-function billionLaughs(levels: number): Record<string, unknown> {
-  const $defs: Record<string, unknown> = { L0: { type: "string" } };
-  for (let level = 1; level <= levels; level++) {
-    const previous = { $ref: `#/$defs/L${level - 1}` };
-    $defs[`L${level}`] = { type: "object", properties: { a: previous, b: previous }, required: ["a", "b"] };
-  }
-  return { type: "object", properties: { x: { $ref: `#/$defs/L${levels}` } }, required: ["x"], $defs };
-}
-
-/** `depth` objects nested through `properties.a`. */
-function nested(depth: number): Record<string, unknown> {
-  let schema: Record<string, unknown> = { type: "string" };
-  for (let level = 0; level < depth; level++) {
-    schema = { type: "object", properties: { a: schema }, required: ["a"] };
-  }
-  return schema;
-}
 
 function refusal(fields: unknown): string {
   try {
@@ -38,7 +20,7 @@ function refusal(fields: unknown): string {
 describe("a fields schema whose expansion would not stay small is refused before anything walks it", () => {
   test("a billion laughs of $defs (30 levels, 2^30 leaves) is refused after 10,000 nodes, naming the $refs", () => {
     const before = process.memoryUsage().heapUsed;
-    const message = refusal(billionLaughs(30));
+    const message = refusal(billionLaughsSchema(30));
     expect(message).toMatch(
       /^fields\.properties\.x\.properties\..+: the fields schema expands to more than 10000 nodes through \$ref \(#\/\$defs\/L30 → #\/\$defs\/L29 → #\/\$defs\/L28 → …\(\d+ more\)( → #\/\$defs\/L\d+){3}\): refused$/,
     );
@@ -46,7 +28,7 @@ describe("a fields schema whose expansion would not stay small is refused before
   });
 
   test("the laughs are refused even where no field refers to them", () => {
-    const { $defs } = billionLaughs(30);
+    const { $defs } = billionLaughsSchema(30);
     expect(refusal({ type: "object", properties: {}, $defs })).toMatch(
       /^fields\.\$defs\.L\d+\..+: the fields schema expands to more than 10000 nodes through \$ref \(#\/\$defs\/L\d+ → .+\): refused$/,
     );
@@ -72,7 +54,7 @@ describe("a fields schema whose expansion would not stay small is refused before
   });
 
   test("10,000 levels of nested properties are refused at 64, with the path shortened", () => {
-    expect(refusal(nested(10_000))).toBe(
+    expect(refusal(nestedSchema(10_000))).toBe(
       "fields.properties.a.properties.a.properties…(53 more)….properties.a.properties.a.properties.a: the fields schema nests deeper than 64 levels: refused",
     );
   });
@@ -121,7 +103,7 @@ describe("ordinary schemas pass", () => {
   });
 
   test("nesting of 20 levels and a few thousand nodes are fine", () => {
-    expect(() => assertFieldsSchemaWithinLimits(nested(20))).not.toThrow();
+    expect(() => assertFieldsSchemaWithinLimits(nestedSchema(20))).not.toThrow();
     const properties = Object.fromEntries(
       Array.from({ length: 2000 }, (_, i) => [`f${i}`, { type: "string" }]),
     );

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { JavaScriptSandbox } from "../../sandbox/index.js";
+import { whileTicking } from "../../test-support/while-ticking.js";
 import { TemplateError } from "../answer-template.js";
 import { type JavaScriptTemplate, loadJavaScriptTemplate } from "./javascript-template.js";
 
@@ -115,21 +116,6 @@ describe("hostile template sources fail clearly and the next template runs", () 
 
 /** One call of native code for about 20 s, which QuickJS's interrupt never sees. */
 const LONG_NATIVE_CALL = '"a".repeat(1 << 21).indexOf("a".repeat(1 << 13) + "b")';
-
-/** Runs `work`, counting the host's timer ticks (every 10 ms) while it runs. */
-async function whileTicking<T>(
-  work: () => Promise<T>,
-): Promise<{ outcome: unknown; ms: number; ticks: number }> {
-  let ticks = 0;
-  const ticker = setInterval(() => ticks++, 10);
-  const started = performance.now();
-  try {
-    const outcome = await work().catch((error: unknown) => error);
-    return { outcome, ms: performance.now() - started, ticks };
-  } finally {
-    clearInterval(ticker);
-  }
-}
 
 describe("a template's long native call cannot block the host (1 s limit)", () => {
   let oneSecond: JavaScriptSandbox;

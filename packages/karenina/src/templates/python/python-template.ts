@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { assertSchemaWithinLimits, SchemaLimitError } from "../../json-schema-limits/index.js";
 import type { JsonValue, PythonSandbox } from "../../sandbox/index.js";
 import {
   type AnswerTemplate,
@@ -84,7 +85,8 @@ function templateKey(code: string, lenient: boolean): string {
  * the original: names defined at the template's top level (imports, helper classes) are visible in the class
  * body and its methods; and when several leaf classes derive from `BaseAnswer`, the one named `Answer` is used.
  * @throws {TemplateError} with the original's validation message (e.g. `No BaseAnswer subclass found in template
- * namespace`), or saying why the sandbox could not run the code (e.g. `Template timed out after 1000 ms`).
+ * namespace`), saying why the sandbox could not run the code (e.g. `Template timed out after 1000 ms`), or
+ * naming where its judge schema is too large, too deep or recursive once its `$ref`s are expanded.
  * @example
  * const code = [
  *   "class Answer(BaseAnswer):",
@@ -120,5 +122,28 @@ export async function loadPythonTemplate(
   const parsed = LoadReplySchema.safeParse(reply);
   if (!parsed.success) throw new TemplateError("the Python bridge returned malformed data");
   if (!parsed.data.ok) throw new TemplateError(parsed.data.error);
+  assertSchemasWithinLimits(parsed.data);
   return new PythonTemplate(parsed.data, { key, code, lenient }, sandbox);
+}
+
+/**
+ * Refuses a template whose schemas would not stay small once their `$ref`s are expanded: they come from the
+ * template's own code (its class may override `model_json_schema`, or nest models without end), and the host
+ * walks them, `$defs` expanded, to coerce every judge's answer.
+ */
+function assertSchemasWithinLimits(described: Described): void {
+  try {
+    // Pydantic allows a model to hold itself (a tree): the host's walkers of these schemas follow the data.
+    const recursion = { recursion: "through-data" } as const;
+    assertSchemaWithinLimits(described.judgeSchema, "judge", "judgeSchema", recursion);
+    assertSchemaWithinLimits(
+      described.structuredOutputSchema,
+      "structured-output",
+      "structuredOutputSchema",
+      recursion,
+    );
+  } catch (error) {
+    if (error instanceof SchemaLimitError) throw new TemplateError(error.message, { cause: error });
+    throw error;
+  }
 }

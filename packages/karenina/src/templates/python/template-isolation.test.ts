@@ -156,6 +156,18 @@ describe("what each reset mode shares", () => {
     }
   });
 
+  test("a callable trait's code, run in the same sandbox, cannot forge a template's verdict", async () => {
+    const sandbox = PythonSandbox.create();
+    try {
+      const honest = await loadPythonTemplate(cityTemplate("Paris"), { sandbox });
+      const trait = `${ATTACKS["the bridge's evaluation function is replaced (module found in sys.modules)"]}\ndef evaluate(trace):\n    return True`;
+      expect(await sandbox.run({ code: trait, entry: "evaluate", args: ["text"] })).toBe(true);
+      expect((await honest.evaluate({ city: "Rome" })).verify).toBe(false);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   test("two sandboxes (two checkpoints) never share an interpreter", async () => {
     const first = PythonSandbox.create({ reset: "never" });
     const second = PythonSandbox.create({ reset: "never" });

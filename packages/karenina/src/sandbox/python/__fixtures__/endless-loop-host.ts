@@ -5,9 +5,8 @@
  * - `python`: a PythonSandbox (confined as this machine allows) runs `while True: pass` with a 10-minute limit;
  * - `unconfined`: the escape probe, started without confinement, spins (what happens without the defence).
  */
-import { createOsConfinement, NO_CONFINEMENT_TOOLS } from "../os-confinement/index.js";
 import { PythonSandbox } from "../python-sandbox.js";
-import { spawnSandboxProcess } from "../sandbox-process.js";
+import { noConfinement, startProbe } from "./escape-probes.js";
 
 const TEN_MINUTES_MS = 600_000;
 
@@ -18,22 +17,8 @@ if (process.argv[2] === "python") {
   console.log("looping");
   await looping;
 } else {
-  const confinement = createOsConfinement(
-    {
-      platform: process.platform,
-      isRoot: false,
-      tools: NO_CONFINEMENT_TOOLS,
-      node: process.execPath,
-      expectedVersion: process.version,
-    },
-    () => undefined,
-  );
-  const probe = await spawnSandboxProcess(new URL("./escape-probe.ts", import.meta.url), {
-    jsHeapLimitMb: 64,
-    readPaths: [],
-    confinement,
-  });
-  probe.send({ attempt: "spin" });
+  const { child } = await startProbe(noConfinement());
+  child.send({ attempt: "spin" });
   console.log("looping");
   setTimeout(() => undefined, TEN_MINUTES_MS);
 }

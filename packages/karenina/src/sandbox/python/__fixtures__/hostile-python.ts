@@ -6,9 +6,6 @@ import { expect } from "vitest";
 import { PythonExecutionError } from "../errors.js";
 import type { PythonSandbox } from "../python-sandbox.js";
 
-/** Starting two sandboxes on a machine shared with other work can take longer than Vitest's 10 s default. */
-export const START_TIMEOUT_MS = 120_000;
-
 /** Runs code that leaves its findings in `found`; returns them. */
 export function probe(sandbox: PythonSandbox, code: string): Promise<unknown> {
   return sandbox.run({ code, entry: "found" });
