@@ -1,9 +1,12 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["packages/*/src/**/*.test.ts", "docs/**/*.test.ts"],
     testTimeout: 30_000,
+    // The Pyodide snapshot kept between processes: inside the clone (git-ignored), not in the user's cache.
+    env: { KARENINA_CACHE_DIR: fileURLToPath(new URL(".tmp/karenina-cache", import.meta.url)) },
     // PostgreSQL for the storage tests: KARENINA_TEST_PG_URL or a throwaway cluster, one per run.
     globalSetup: ["packages/karenina/src/test-support/postgres-global-setup.ts"],
   },

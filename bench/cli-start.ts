@@ -25,6 +25,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { addClassicQuestion } from "../packages/karenina/src/test-support/classic-template.js";
 import { startOpenAiServer } from "../packages/karenina/src/test-support/openai-server/index.js";
 
 const { values } = parseArgs({
@@ -42,21 +43,6 @@ const SMALL_CHECKPOINT = join(PACKAGE, "examples/drug-targets.jsonld");
 const RSS_HOOK = fileURLToPath(new URL("./cli-start-rss.cjs", import.meta.url));
 const RUNS = Number(values.runs);
 const TARGET_MS = 200;
-
-/** A classic template: `ground_truth` and `verify` are Python code, so only Pyodide can run it. */
-const CLASSIC_TEMPLATE = `from pydantic import Field
-from karenina.schemas.entities import BaseAnswer
-
-
-class Answer(BaseAnswer):
-    target: str = Field(description="The protein target")
-
-    def ground_truth(self):
-        self.correct = {"target": "BCL2"}
-
-    def verify(self) -> bool:
-        return self.target.strip().upper() == self.correct["target"]
-`;
 
 interface Sample {
   wallMs: number;
@@ -133,10 +119,7 @@ async function measure(clis: readonly string[], scenario: Scenario, rssFile: str
 async function pythonCheckpoint(dir: string): Promise<string> {
   const { Benchmark } = (await import(BUILT)) as typeof import("../packages/karenina/src/index.js");
   const bench = Benchmark.create({ name: "cli-start bench" });
-  bench.addQuestion("Which protein does venetoclax inhibit?", "BCL2", {
-    questionId: "q-bcl2",
-    answerTemplate: CLASSIC_TEMPLATE,
-  });
+  addClassicQuestion(bench);
   const file = join(dir, "python-template.jsonld");
   await bench.save(file);
   await bench.close();

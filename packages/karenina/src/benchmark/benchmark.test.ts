@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
 import { CheckpointError, CheckpointFileError } from "../checkpoint/index.js";
 import { defaultTemplate, Question } from "../model/index.js";
+import { CLASSIC_TEMPLATE } from "../test-support/classic-template.js";
 import { Benchmark } from "./benchmark.js";
 import {
   BenchmarkUsageError,
@@ -11,20 +12,6 @@ import {
   MissingTemplateError,
   QuestionNotFoundError,
 } from "./errors.js";
-
-const TEMPLATE = `from pydantic import Field
-from karenina.schemas.entities import BaseAnswer
-
-
-class Answer(BaseAnswer):
-    target: str = Field(description="The protein target")
-
-    def ground_truth(self):
-        self.correct = {"target": "BCL2"}
-
-    def verify(self) -> bool:
-        return self.target.strip().upper() == self.correct["target"]
-`;
 
 async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), "karenina-"));
@@ -84,7 +71,7 @@ describe("adding questions", () => {
       raw_answer: "CLL and AML",
       keywords: ["pharmacology"],
       author: { name: "Dr. Smith" },
-      answer_template: TEMPLATE,
+      answer_template: CLASSIC_TEMPLATE,
     });
     const id = bench.addQuestion(q);
     expect(id).toBe(q.id);
@@ -98,10 +85,10 @@ describe("adding questions", () => {
 
   test("with an inline template", () => {
     const id = bench.addQuestion("What is the putative target of venetoclax?", "BCL2", {
-      answerTemplate: TEMPLATE,
+      answerTemplate: CLASSIC_TEMPLATE,
     });
     expect(bench.hasTemplate(id)).toBe(true);
-    expect(bench.getTemplate(id)).toBe(TEMPLATE);
+    expect(bench.getTemplate(id)).toBe(CLASSIC_TEMPLATE);
     expect(bench.getTemplateLanguage(id)).toBe("Python");
   });
 
@@ -168,7 +155,7 @@ describe("templates", () => {
     expect(() => bench.getTemplate(id)).toThrow(MissingTemplateError);
     expect(() => bench.getTemplate(id)).toThrow(`Question ${id} has no template`);
     expect(bench.getMissingTemplates().map((q) => q.id)).toEqual([id]);
-    await bench.addAnswerTemplate(id, TEMPLATE);
+    await bench.addAnswerTemplate(id, CLASSIC_TEMPLATE);
     expect(bench.hasTemplate(id)).toBe(true);
     expect(bench.getMissingTemplates()).toEqual([]);
     expect(bench.hasTemplate("unknown")).toBe(false);
@@ -186,10 +173,10 @@ describe("templates", () => {
     const doc = Benchmark.create({ name: "b" });
     const placeholder = doc.addQuestion("On placeholder?", "A");
     const empty = doc.addQuestion("Empty?", "A", { answerTemplate: "" });
-    const real = doc.addQuestion("Real?", "A", { answerTemplate: TEMPLATE });
+    const real = doc.addQuestion("Real?", "A", { answerTemplate: CLASSIC_TEMPLATE });
     expect(await doc.applyGlobalTemplate("class Answer(BaseAnswer):\n    pass\n")).toEqual([empty]);
     expect(doc.hasTemplate(placeholder)).toBe(false);
-    expect(doc.getTemplate(real)).toBe(TEMPLATE);
+    expect(doc.getTemplate(real)).toBe(CLASSIC_TEMPLATE);
     expect(doc.getTemplate(empty)).toBe("class Answer(BaseAnswer):\n    pass\n");
   });
 
@@ -205,21 +192,21 @@ describe("templates", () => {
 
   test("copyTemplate copies code and language; unknown ids are refused", async () => {
     const bench = Benchmark.create({ name: "b" });
-    const from = bench.addQuestion("A?", "a", { answerTemplate: TEMPLATE });
+    const from = bench.addQuestion("A?", "a", { answerTemplate: CLASSIC_TEMPLATE });
     const to = bench.addQuestion("B?", "b");
     await bench.copyTemplate(from, to);
-    expect(bench.getTemplate(to)).toBe(TEMPLATE);
-    await expect(bench.addAnswerTemplate("nope", TEMPLATE)).rejects.toThrow(QuestionNotFoundError);
+    expect(bench.getTemplate(to)).toBe(CLASSIC_TEMPLATE);
+    await expect(bench.addAnswerTemplate("nope", CLASSIC_TEMPLATE)).rejects.toThrow(QuestionNotFoundError);
   });
 
   test("getFinishedTemplates lists finished questions for the pipeline", () => {
     const bench = Benchmark.create({ name: "b" });
-    const done = bench.addQuestion("A?".repeat(60), "a", { answerTemplate: TEMPLATE });
+    const done = bench.addQuestion("A?".repeat(60), "a", { answerTemplate: CLASSIC_TEMPLATE });
     bench.addQuestion("B?", "b", { finished: false });
     const finished = bench.getFinishedTemplates();
     expect(finished.map((t) => t.question_id)).toEqual([done]);
     expect(finished[0]?.question_preview).toBe(`${"A?".repeat(50)}...`);
-    expect(finished[0]?.template_code).toBe(TEMPLATE);
+    expect(finished[0]?.template_code).toBe(CLASSIC_TEMPLATE);
   });
 });
 
@@ -261,7 +248,7 @@ describe("question data", () => {
       answerNotes: "accept Bcl-2",
       keywords: ["oncology"],
       workspacePath: "task_01",
-      answerTemplate: TEMPLATE,
+      answerTemplate: CLASSIC_TEMPLATE,
     });
     const record = bench.getQuestion(id);
     expect(Object.keys(record)).toEqual([
@@ -355,7 +342,7 @@ describe("queries", () => {
     const bench = Benchmark.create({ name: "b" });
     const ids = [
       bench.addQuestion("What is the target of venetoclax?", "BCL2", {
-        answerTemplate: TEMPLATE,
+        answerTemplate: CLASSIC_TEMPLATE,
         author: { name: "Dr. Smith" },
         customMetadata: { domain: "pharmacology", difficulty: "hard" },
       }),
@@ -447,7 +434,7 @@ describe("readiness and health", () => {
 
   test("readiness lists missing templates and unfinished questions", async () => {
     const bench = Benchmark.create({ name: "b" });
-    bench.addQuestion("A?", "a", { answerTemplate: TEMPLATE });
+    bench.addQuestion("A?", "a", { answerTemplate: CLASSIC_TEMPLATE });
     const b = bench.addQuestion("B?", "b", { finished: false });
     const report = await bench.checkReadiness(syntaxOk);
     expect(report).toMatchObject({
@@ -459,14 +446,14 @@ describe("readiness and health", () => {
       unfinished_questions: [b],
       unfinished_count: 1,
     });
-    await bench.addAnswerTemplate(b, TEMPLATE);
+    await bench.addAnswerTemplate(b, CLASSIC_TEMPLATE);
     bench.markFinished(b);
     expect((await bench.checkReadiness(syntaxOk)).ready_for_verification).toBe(true);
   });
 
   test("the health score follows seed 004's table", async () => {
     const bench = Benchmark.create({ name: "b" });
-    bench.addQuestion("A?", "a", { answerTemplate: TEMPLATE });
+    bench.addQuestion("A?", "a", { answerTemplate: CLASSIC_TEMPLATE });
     bench.addQuestion("B?", "b", { finished: false });
     bench.addQuestion("C?", "c", { finished: false });
     // 20 (questions) + int(33.3% of 30) = 9 + 25 (templates parse) + 15 (rubrics) + 0 (not all finished)
@@ -523,7 +510,7 @@ describe("saving and loading", () => {
   test("every field survives a round trip", async () => {
     const bench = Benchmark.create({ name: "Full", description: "d", version: "1.2.3", creator: "me" });
     const id = bench.addQuestion("What is the target?", "BCL2", {
-      answerTemplate: TEMPLATE,
+      answerTemplate: CLASSIC_TEMPLATE,
       author: { name: "Zoë" },
       sources: [{ title: "Paper", year: 2020 }],
       customMetadata: { difficulty: "hard", score: 3 },
@@ -738,7 +725,7 @@ describe("the complete example of spec 01 §6.13", () => {
           hasPart: {
             "@type": "SoftwareSourceCode",
             name: "x",
-            text: TEMPLATE,
+            text: CLASSIC_TEMPLATE,
             programmingLanguage: "Python",
           },
           rating: [

@@ -3,29 +3,25 @@
  * server (its replies are hand-written test data, not output of any model), a port nothing listens on, a
  * server that refuses every key and one that never answers.
  */
-import { createHash } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { drugBenchmark, runKarenina, scriptedVerifyArgs } from "../test-support/cli.js";
+import {
+  deadEndpoint,
+  drugBenchmark,
+  runKarenina,
+  scriptedVerifyArgs,
+  writeDrugTraces,
+} from "../test-support/cli.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
 import { EXIT } from "./cli-io.js";
 
 let server: OpenAiTestServer;
 let dir: string;
 let file: string;
-
-/** A port that was just free: connecting to it is refused. */
-async function deadPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -50,6 +46,23 @@ async function withoutEnv<T>(names: readonly string[], fn: () => Promise<T>): Pr
     }
   }
 }
+
+/**
+ * `verify` of the checkpoint with OpenAI's gpt-4.1-mini answering, OPENAI_API_KEY unset, the scripted judge
+ * parsing, and `extra` options.
+ */
+const verifyOpenAiWithoutKey = (...extra: string[]) =>
+  withoutEnv(["OPENAI_API_KEY"], () =>
+    runKarenina(
+      "verify",
+      file,
+      "-a",
+      "openai:gpt-4.1-mini",
+      "-p",
+      `openai_endpoint:judge@${server.baseURL}`,
+      ...extra,
+    ),
+  );
 
 const chatRequests = () => server.requests.filter((request) => request.path.endsWith("/chat/completions"));
 
@@ -92,18 +105,10 @@ describe("karenina verify: preflight before the first LLM call", () => {
   });
 
   test("a dead endpoint stops the run with exit 2, naming the model and ECONNREFUSED, no call made", async () => {
-    const dead = `http://127.0.0.1:${await deadPort()}/v1`;
+    const dead = await deadEndpoint();
     const started = Date.now();
     const { code, out, err } = await runKarenina(
-      "verify",
-      file,
-      "-a",
-      `openai_endpoint:answerer@${dead}`,
-      "-p",
-      `openai_endpoint:judge@${server.baseURL}`,
-      "--no-progress",
-      "-o",
-      join(dir, "dead.jsonl"),
+      ...scriptedVerifyArgs({ answerer: dead, judge: server.baseURL }, file, "-o", join(dir, "dead.jsonl")),
     );
     expect(code).toBe(EXIT.usage);
     expect(out).toBe("");
@@ -119,16 +124,7 @@ describe("karenina verify: preflight before the first LLM call", () => {
   });
 
   test("a missing API key stops the run with exit 2 and the variable to set", async () => {
-    const { code, err } = await withoutEnv(["OPENAI_API_KEY"], () =>
-      runKarenina(
-        "verify",
-        file,
-        "-a",
-        "openai:gpt-4.1-mini",
-        "-p",
-        `openai_endpoint:judge@${server.baseURL}`,
-      ),
-    );
+    const { code, err } = await verifyOpenAiWithoutKey();
     expect(code).toBe(EXIT.usage);
     expect(err).toContain(
       "answering model openai:gpt-4.1-mini: openai needs an API key: set the environment variable OPENAI_API_KEY",
@@ -231,16 +227,9 @@ describe("karenina verify: preflight before the first LLM call", () => {
   }, 15_000);
 
   test("manual answers need no endpoint: only the judge is checked", async () => {
-    const dead = `http://127.0.0.1:${await deadPort()}/v1`;
+    const dead = await deadEndpoint();
     const traces = join(dir, "traces.json");
-    const md5 = (text: string) => createHash("md5").update(text).digest("hex");
-    await writeFile(
-      traces,
-      JSON.stringify({
-        [md5("Which drug inhibits BCL2? (0)")]: "--- AI Message ---\nVenetoclax.",
-        [md5("Which drug inhibits BCL2? (1)")]: "--- AI Message ---\nVenetoclax.",
-      }),
-    );
+    await writeDrugTraces(traces, 2);
     const manual = ["verify", file, "-a", "manual", "--manual-traces", traces, "--no-progress"];
     const deadJudge = await runKarenina(...manual, "-p", `openai_endpoint:judge@${dead}`);
     expect(deadJudge.code).toBe(EXIT.usage);
@@ -254,19 +243,8 @@ describe("karenina verify: preflight before the first LLM call", () => {
 
 describe("karenina verify --no-preflight: a run whose tasks fail for a system cause", () => {
   test("connection refused on every call: the run ends with exit 1 and the cause on screen", async () => {
-    const dead = `http://127.0.0.1:${await deadPort()}/v1`;
-    const { code, err } = await runKarenina(
-      "verify",
-      file,
-      "-q",
-      "q0",
-      "-a",
-      `openai_endpoint:answerer@${dead}`,
-      "-p",
-      `openai_endpoint:judge@${dead}`,
-      "--no-preflight",
-      "--no-progress",
-    );
+    const dead = await deadEndpoint();
+    const { code, err } = await runKarenina(...scriptedVerifyArgs(dead, file, "-q", "q0", "--no-preflight"));
     expect(code).toBe(EXIT.checkFailed);
     expect(err).toMatch(/1\/1 done · 0 passed, 1 failed/);
     expect(err).toContain("1 of 1 task failed for a system cause, not on the answers (exit code 1):");
@@ -274,18 +252,7 @@ describe("karenina verify --no-preflight: a run whose tasks fail for a system ca
   }, 30_000);
 
   test("no API key: every task fails at once, exit 1 with the variable to set", async () => {
-    const { code, err } = await withoutEnv(["OPENAI_API_KEY"], () =>
-      runKarenina(
-        "verify",
-        file,
-        "-a",
-        "openai:gpt-4.1-mini",
-        "-p",
-        `openai_endpoint:judge@${server.baseURL}`,
-        "--no-preflight",
-        "--no-progress",
-      ),
-    );
+    const { code, err } = await verifyOpenAiWithoutKey("--no-preflight", "--no-progress");
     expect(code).toBe(EXIT.checkFailed);
     expect(err).toContain("2 of 2 tasks failed for a system cause");
     expect(err).toContain("2 × unexpected_error:");

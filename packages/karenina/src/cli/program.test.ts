@@ -6,16 +6,11 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
 import { Benchmark } from "../benchmark/index.js";
+import { runKarenina } from "../test-support/cli.js";
 import { conformancePath, hasConformance, SKIP_REASON } from "../test-support/conformance.js";
 import { BUNDLED_EXAMPLE, EXIT } from "./cli-io.js";
-import { runCli } from "./program.js";
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await runCli(args, { out: (t) => (out += t), err: (t) => (err += t) });
-  return { code, out, err };
-}
+const run = runKarenina;
 
 const syntaxOk = async () => null;
 

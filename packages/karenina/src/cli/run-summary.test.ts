@@ -5,8 +5,6 @@
  */
 import { execFile, spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -15,7 +13,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Benchmark } from "../benchmark/index.js";
 import { row } from "../results/__fixtures__/rows.js";
-import { runKarenina } from "../test-support/cli.js";
+import { deadEndpoint, runKarenina, scriptedVerifyArgs } from "../test-support/cli.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
 import { EXIT } from "./cli-io.js";
 import { createProgressDisplay } from "./progress-display.js";
@@ -62,15 +60,6 @@ function scriptedServer(): Promise<OpenAiTestServer> {
   ]);
 }
 
-/** A port that was just free: connecting to it is refused. */
-async function deadPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 let dir: string;
 let server: OpenAiTestServer;
 const file = (name: string) => join(dir, name);
@@ -78,16 +67,13 @@ const file = (name: string) => join(dir, name);
 /** `verify` of the benchmark's questions `questions` against the scripted server, and `extra` options. */
 function verify(questions: readonly string[], ...extra: string[]) {
   return runKarenina(
-    "verify",
-    file("bench.jsonld"),
-    ...questions.flatMap((question) => ["-q", question]),
-    "-a",
-    `openai_endpoint:answerer@${server.baseURL}`,
-    "-p",
-    `openai_endpoint:judge@${server.baseURL}`,
-    "--no-progress",
-    "--no-preflight",
-    ...extra,
+    ...scriptedVerifyArgs(
+      server.baseURL,
+      file("bench.jsonld"),
+      ...questions.flatMap((question) => ["-q", question]),
+      "--no-preflight",
+      ...extra,
+    ),
   );
 }
 
@@ -136,18 +122,9 @@ describe("verify ends with the summary tables of karenina results", () => {
   });
 
   test("failures are grouped by category with their most common reasons: 4 × connection: ECONNREFUSED", async () => {
-    const dead = `http://127.0.0.1:${await deadPort()}/v1`;
+    const dead = await deadEndpoint();
     const { code, out } = await runKarenina(
-      "verify",
-      file("bench.jsonld"),
-      "-a",
-      `openai_endpoint:answerer@${dead}`,
-      "-p",
-      `openai_endpoint:judge@${dead}`,
-      "-c",
-      "4",
-      "--no-progress",
-      "--no-preflight",
+      ...scriptedVerifyArgs(dead, file("bench.jsonld"), "-c", "4", "--no-preflight"),
     );
     expect(code).toBe(EXIT.checkFailed);
     expect(out).toContain("verify: results not written to a file (no --output)");

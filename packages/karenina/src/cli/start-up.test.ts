@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Benchmark } from "../benchmark/index.js";
 import { sandboxProcessesOf, waitFor } from "../sandbox/python/__fixtures__/sandbox-processes.js";
+import { addClassicQuestion } from "../test-support/classic-template.js";
 import { drugBenchmark, runKarenina, scriptedVerifyArgs } from "../test-support/cli.js";
 import { modulesLoadedBy, packagesOf } from "../test-support/module-log/index.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
@@ -45,21 +46,6 @@ const HEAVY_PACKAGES = [
 const heavyAmong = (packages: readonly string[]) =>
   packages.filter((name) => HEAVY_PACKAGES.some((pattern) => pattern.test(name)));
 
-/** A template only Pyodide runs: `ground_truth` and `verify` are Python code (not a declarative template). */
-const CLASSIC_TEMPLATE = `from pydantic import Field
-from karenina.schemas.entities import BaseAnswer
-
-
-class Answer(BaseAnswer):
-    target: str = Field(description="The protein target")
-
-    def ground_truth(self):
-        self.correct = {"target": "BCL2"}
-
-    def verify(self) -> bool:
-        return self.target.strip().upper() == self.correct["target"]
-`;
-
 let server: OpenAiTestServer;
 let dir: string;
 let classicFile: string;
@@ -82,10 +68,7 @@ beforeAll(async () => {
     { match: { model: "judge" }, reply: { json: { drug: "venetoclax" } }, repeat: true },
   ]);
   const classic = Benchmark.create({ name: "classic" });
-  classic.addQuestion("Which protein does venetoclax inhibit?", "BCL2", {
-    questionId: "q-bcl2",
-    answerTemplate: CLASSIC_TEMPLATE,
-  });
+  addClassicQuestion(classic);
   classicFile = join(dir, "classic.jsonld");
   await classic.save(classicFile);
   declarativeFile = join(dir, "declarative.jsonld");

@@ -1,12 +1,17 @@
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { drugBenchmark, runKarenina, scriptedVerifyArgs } from "../test-support/cli.js";
+import {
+  drugBenchmark,
+  runKarenina,
+  savePreset,
+  scriptedVerifyArgs,
+  writeDrugTraces,
+} from "../test-support/cli.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
 import { EXIT } from "./cli-io.js";
 import { modelFromSpec } from "./verify-command.js";
@@ -167,14 +172,7 @@ describe("karenina verify", () => {
   test("--manual-traces answers '-a manual' from a file keyed by the MD5 of each question's text", async () => {
     const file = await checkpoint(2);
     const traces = join(dir, "traces.json");
-    const md5 = (text: string) => createHash("md5").update(text).digest("hex");
-    await writeFile(
-      traces,
-      JSON.stringify({
-        [md5("Which drug inhibits BCL2? (0)")]: "--- AI Message ---\nVenetoclax.",
-        [md5("Which drug inhibits BCL2? (1)")]: "--- AI Message ---\nVenetoclax.",
-      }),
-    );
+    await writeDrugTraces(traces, 2);
     const judge = `openai_endpoint:judge@${server.baseURL}`;
     const { code, err } = await run(
       "verify",
@@ -234,15 +232,10 @@ describe("karenina verify", () => {
   test("a preset saved with `preset save` runs with `verify --preset`, keys given again, from KARENINA_PRESETS_DIR", async () => {
     const file = await checkpoint(1);
     const presets = join(dir, "presets");
-    const saved = await run(
-      "preset",
-      "save",
+    const saved = await savePreset(
       "smoke",
-      "--dir",
       presets,
-      "-a",
       `openai_endpoint:answerer@${server.baseURL}`,
-      "-p",
       `openai_endpoint:judge@${server.baseURL}`,
     );
     expect(saved.code).toBe(EXIT.ok);

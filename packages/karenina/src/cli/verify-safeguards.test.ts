@@ -8,7 +8,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { drugBenchmark, runKarenina } from "../test-support/cli.js";
+import { drugBenchmark, runKarenina, savePreset } from "../test-support/cli.js";
 import { EXIT } from "./cli-io.js";
 
 let dir: string;
@@ -32,6 +32,10 @@ async function checkpoint(): Promise<string> {
 const lines = async (file: string) =>
   (await readFile(file, "utf8")).split("\n").filter((line) => line.trim() !== "").length;
 
+/** A dry run of `verify FILE` with the answering model ENDPOINT, the parsing model `parsing`, and `extra` options. */
+const dryRun = (file: string, parsing: string, ...extra: string[]) =>
+  runKarenina("verify", file, "-a", ENDPOINT, "-p", parsing, ...extra, "--dry-run");
+
 /** The bundled example, verified offline from its recordings, results to `output`. */
 const offlineRun = (output: string, ...extra: string[]) =>
   runKarenina("verify", "--no-progress", "-o", output, ...extra);
@@ -39,17 +43,7 @@ const offlineRun = (output: string, ...extra: string[]) =>
 describe("verify --preset", () => {
   test("takes the name a preset was saved under, as `preset show` does", async () => {
     const presets = join(dir, "presets");
-    const saved = await runKarenina(
-      "preset",
-      "save",
-      "Nightly Smoke",
-      "--dir",
-      presets,
-      "-a",
-      ENDPOINT,
-      "-p",
-      ENDPOINT,
-    );
+    const saved = await savePreset("Nightly Smoke", presets, ENDPOINT);
     expect(saved.code).toBe(EXIT.ok);
     expect(existsSync(join(presets, "nightly-smoke.json"))).toBe(true);
     expect((await runKarenina("preset", "show", "Nightly Smoke", "--dir", presets)).code).toBe(EXIT.ok);
@@ -71,19 +65,14 @@ describe("verify --preset", () => {
 describe("config errors", () => {
   test("name the flag that set the field, not the config field", async () => {
     const file = await checkpoint();
-    const { code, err } = await runKarenina(
-      "verify",
+    const { code, err } = await dryRun(
       file,
-      "-a",
-      ENDPOINT,
-      "-p",
       ENDPOINT,
       "--agentic-parsing",
       "--workspace-root",
       dir,
       "--mode",
       "rubric_only",
-      "--dry-run",
     );
     expect(code).toBe(EXIT.usage);
     expect(err).toContain(
@@ -95,29 +84,19 @@ describe("config errors", () => {
   test("a bad value from the environment names the variable and the flag that overrides it", async () => {
     vi.stubEnv("KARENINA_ASYNC_MAX_WORKERS", "0");
     const file = await checkpoint();
-    const { code, err } = await runKarenina("verify", file, "-a", ENDPOINT, "-p", ENDPOINT, "--dry-run");
+    const { code, err } = await dryRun(file, ENDPOINT);
     expect(code).toBe(EXIT.usage);
     expect(err).toContain(
       "environment variable KARENINA_ASYNC_MAX_WORKERS, used when --concurrency is not given: Too small",
     );
     expect(err).not.toContain("async_max_workers");
     // The flag wins over the variable.
-    expect(
-      (await runKarenina("verify", file, "-a", ENDPOINT, "-p", ENDPOINT, "-c", "2", "--dry-run")).code,
-    ).toBe(EXIT.ok);
+    expect((await dryRun(file, ENDPOINT, "-c", "2")).code).toBe(EXIT.ok);
   });
 
   test("a model's problem names its -a or -p SPEC", async () => {
     const file = await checkpoint();
-    const { code, err } = await runKarenina(
-      "verify",
-      file,
-      "-a",
-      ENDPOINT,
-      "-p",
-      "langchain:gpt-4.1-mini",
-      "--dry-run",
-    );
+    const { code, err } = await dryRun(file, "langchain:gpt-4.1-mini");
     expect(code).toBe(EXIT.usage);
     expect(err).toContain(
       "--parsing langchain:gpt-4.1-mini: model_provider: is required for the langchain interface",

@@ -91,7 +91,21 @@ function translateAndCompile(pattern: string, options: PythonRegexOptions): Tran
   return { source: body.source, flags };
 }
 
+/**
+ * Translated patterns up to this length compile on the calling thread: a few Unicode classes at most, a few ms
+ * at worst. Longer ones compile in the worker, under the deadline (starting it costs ~20 ms, once).
+ */
+const IN_THREAD_COMPILE_CHARS = 256;
+
 function checkCompiles(state: State, translated: TranslatedRegex): void {
+  if (translated.source.length <= IN_THREAD_COMPILE_CHARS) {
+    try {
+      new RegExp(translated.source, translated.flags);
+      return;
+    } catch (error) {
+      state.fail(`the translated pattern does not compile (${(error as Error).message})`, 0);
+    }
+  }
   try {
     runRegex("compile", translated, "", { subject: `Python regex ${quotePattern(state.pattern)}` });
   } catch (error) {

@@ -1,7 +1,11 @@
 /**
- * CLI test helpers: running `karenina` in-process with its output captured, and a small benchmark of drug
- * questions (hand-written test data) whose template is the pipeline tests' drug template.
+ * CLI test helpers: running `karenina` in-process with its output captured, a small benchmark of drug
+ * questions (hand-written test data) whose template is the pipeline tests' drug template, its manual traces,
+ * the arguments of a `verify` against the scripted server, presets, and an endpoint nothing listens on.
  */
+import { createHash } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { Benchmark } from "../benchmark/index.js";
 import { runCli } from "../cli/program.js";
 import { DRUG_TEMPLATE } from "./pipeline-context.js";
@@ -14,11 +18,14 @@ export async function runKarenina(...args: string[]): Promise<{ code: number; ou
   return { code, out, err };
 }
 
+/** The text of question `q${i}` of {@link drugBenchmark}. */
+const drugQuestion = (i: number) => `Which drug inhibits BCL2? (${i})`;
+
 /** A benchmark of `questions` finished questions `q0`, `q1`, ... "Which drug inhibits BCL2? (i)". */
 export function drugBenchmark(questions: number, name = "cli-test"): Benchmark {
   const bench = Benchmark.create({ name });
   for (let i = 0; i < questions; i++) {
-    bench.addQuestion(`Which drug inhibits BCL2? (${i})`, "venetoclax", {
+    bench.addQuestion(drugQuestion(i), "venetoclax", {
       questionId: `q${i}`,
       answerTemplate: DRUG_TEMPLATE,
     });
@@ -27,18 +34,48 @@ export function drugBenchmark(questions: number, name = "cli-test"): Benchmark {
 }
 
 /**
- * `verify FILE` with the scripted server's models "answerer" and "judge" at `baseURL` (`openai_endpoint`),
- * `extra` options, and no progress bar.
+ * Writes to `path` a `--manual-traces` file that answers "Venetoclax." to the first `questions` questions of
+ * {@link drugBenchmark}, keyed by the MD5 of each question's text.
  */
-export function scriptedVerifyArgs(baseURL: string, file: string, ...extra: string[]): string[] {
+export async function writeDrugTraces(path: string, questions: number): Promise<void> {
+  const md5 = (text: string) => createHash("md5").update(text).digest("hex");
+  const traces: Record<string, string> = {};
+  for (let i = 0; i < questions; i++) traces[md5(drugQuestion(i))] = "--- AI Message ---\nVenetoclax.";
+  await writeFile(path, JSON.stringify(traces));
+}
+
+/** Where the scripted models are served: one base URL for both, or one for each. */
+export type ScriptedModelURLs = string | { answerer: string; judge: string };
+
+/**
+ * `verify FILE` with the scripted server's models "answerer" and "judge" (`openai_endpoint`) at `baseURL` (one
+ * URL for both, or one each), `extra` options, and no progress bar.
+ */
+export function scriptedVerifyArgs(baseURL: ScriptedModelURLs, file: string, ...extra: string[]): string[] {
+  const { answerer, judge } = typeof baseURL === "string" ? { answerer: baseURL, judge: baseURL } : baseURL;
   return [
     "verify",
     file,
     "-a",
-    `openai_endpoint:answerer@${baseURL}`,
+    `openai_endpoint:answerer@${answerer}`,
     "-p",
-    `openai_endpoint:judge@${baseURL}`,
+    `openai_endpoint:judge@${judge}`,
     ...extra,
     "--no-progress",
   ];
+}
+
+/** `karenina preset save NAME --dir DIR` of the answering model `answering` and the parsing model `parsing`. */
+export function savePreset(name: string, dir: string, answering: string, parsing = answering) {
+  return runKarenina("preset", "save", name, "--dir", dir, "-a", answering, "-p", parsing);
+}
+
+/** The `/v1` base URL of a port on 127.0.0.1 that was just free: connecting to it is refused. */
+export async function deadEndpoint(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const address = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  if (address === null || typeof address === "string") throw new Error("the probe has no TCP port");
+  return `http://127.0.0.1:${address.port}/v1`;
 }

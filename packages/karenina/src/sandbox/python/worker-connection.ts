@@ -1,9 +1,10 @@
 import type { ChildProcess } from "node:child_process";
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
+import { debuglog } from "node:util";
 import { SandboxError, SandboxMemoryError, SandboxTimeoutError } from "../errors.js";
 import { SandboxConfinementError, sandboxMemoryCapMb } from "./os-confinement/index.js";
 import type {
@@ -15,9 +16,17 @@ import type {
   WorkerRequest,
 } from "./protocol.js";
 import { spawnSandboxProcess } from "./sandbox-process.js";
+import {
+  readCachedSnapshot,
+  snapshotCacheDirectory,
+  snapshotCacheFile,
+  writeCachedSnapshot,
+} from "./snapshot-cache.js";
 
 /** Cap on the worker's JavaScript heap (V8 old generation). Pyodide's WebAssembly memory is not part of it. */
 const WORKER_JS_HEAP_LIMIT_MB = 256;
+
+const debug = debuglog("karenina");
 
 /** How much of the worker's standard error is kept to explain its death. */
 const STDERR_TAIL_CHARS = 4000;
@@ -77,6 +86,30 @@ export class WorkerConnection {
     signal?: AbortSignal,
   ): Promise<WorkerConnection> {
     const pyodide = pyodidePackage();
+    const cached = freshInterpreter === null ? cachedSnapshot(pyodide) : null;
+    const limits = { memoryLimitBytes, startupTimeoutMs, ...(signal ? { signal } : {}) };
+    try {
+      const connection = await WorkerConnection.#spawn(
+        pyodide,
+        freshInterpreter ?? cached?.image ?? null,
+        limits,
+      );
+      if (cached !== null) freshInterpreter ??= cached.image;
+      return connection;
+    } catch (error) {
+      if (cached === null || error instanceof SandboxConfinementError || signal?.aborted) throw error;
+      // A snapshot from disk that does not start (another build wrote it, say) is dropped, once.
+      cached.discard();
+      return WorkerConnection.#spawn(pyodide, null, limits);
+    }
+  }
+
+  /** Starts a worker process from `snapshot` (or from nothing, making one), resolving once it is ready. */
+  static async #spawn(
+    pyodide: PyodidePackage,
+    snapshot: Uint8Array | null,
+    { memoryLimitBytes, startupTimeoutMs, signal }: StartLimits,
+  ): Promise<WorkerConnection> {
     const child = await spawnSandboxProcess(workerEntry(), {
       jsHeapLimitMb: WORKER_JS_HEAP_LIMIT_MB,
       readPaths: [pyodide.pyodideDirectory],
@@ -88,7 +121,12 @@ export class WorkerConnection {
       });
     });
     const stderr = keepTail(child.stderr);
-    const data: WorkerData = { ...pyodide, memoryLimitBytes, snapshot: freshInterpreter };
+    const data: WorkerData = {
+      pyodideDirectory: pyodide.pyodideDirectory,
+      pyodideModule: pyodide.pyodideModule,
+      memoryLimitBytes,
+      snapshot,
+    };
     return new Promise<WorkerConnection>((resolve, reject) => {
       const settle = (outcome: WorkerConnection | SandboxError): void => {
         clearTimeout(timer);
@@ -104,6 +142,8 @@ export class WorkerConnection {
       const onMessage = (message: WorkerMessage): void => {
         if (message.type === "snapshot") {
           freshInterpreter ??= message.snapshot;
+          const file = snapshotFile(pyodide);
+          if (file !== null) writeCachedSnapshot(file, message.snapshot);
           return;
         }
         settle(
@@ -187,14 +227,46 @@ function workerEntry(): URL {
  * Where the `pyodide` package is: its directory (real path, ending in a separator), which holds its wasm and
  * standard library, and the URL of its ES module (the `import` entry of its `exports`).
  */
-function pyodidePackage(): Pick<WorkerData, "pyodideDirectory" | "pyodideModule"> {
+function pyodidePackage(): PyodidePackage {
   const manifest = realpathSync(createRequire(import.meta.url).resolve("pyodide/package.json"));
-  const { exports } = JSON.parse(readFileSync(manifest, "utf8")) as {
+  const { exports, version } = JSON.parse(readFileSync(manifest, "utf8")) as {
     exports?: Record<string, { import?: string }>;
+    version?: string;
   };
   const directory = dirname(manifest);
   const entry = exports?.["."]?.import ?? "./pyodide.mjs";
-  return { pyodideDirectory: directory + sep, pyodideModule: pathToFileURL(join(directory, entry)).href };
+  return {
+    pyodideDirectory: directory + sep,
+    pyodideModule: pathToFileURL(join(directory, entry)).href,
+    version: version ?? "unknown",
+  };
+}
+
+/** Pyodide's files, and its version (part of the snapshot cache's key). */
+interface PyodidePackage extends Pick<WorkerData, "pyodideDirectory" | "pyodideModule"> {
+  readonly version: string;
+}
+
+/** The limits of starting one worker. */
+interface StartLimits {
+  readonly memoryLimitBytes: number;
+  readonly startupTimeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Where this Pyodide's snapshot is kept between processes, or null when the cache is off. */
+function snapshotFile(pyodide: PyodidePackage): string | null {
+  const directory = snapshotCacheDirectory();
+  return directory === null ? null : snapshotCacheFile(directory, pyodide.pyodideDirectory, pyodide.version);
+}
+
+/** The snapshot a previous process kept on disk, and a way to drop it; null when there is none to trust. */
+function cachedSnapshot(pyodide: PyodidePackage): { image: Uint8Array; discard(): void } | null {
+  const file = snapshotFile(pyodide);
+  const image = file === null ? null : readCachedSnapshot(file);
+  if (file === null || image === null) return null;
+  debug("Python sandbox: starting from the snapshot kept in %s", file);
+  return { image, discard: () => rmSync(file, { force: true }) };
 }
 
 /** Lets the host's event loop end while the worker idles. */
