@@ -33,6 +33,9 @@ describe("failureDigest", () => {
         failure("x", "Adapter call failed: APICallError: Incorrect API key provided\n  at stack"),
       ),
     ).toBe("Incorrect API key provided");
+    const missingKey =
+      "Failed to initialize answering model: AdapterUnavailableError: openai needs an API key: set OPENAI_API_KEY";
+    expect(failureDigest(failure("x", missingKey))).toBe("openai needs an API key: set OPENAI_API_KEY");
     expect(failureDigest(failure("template verification failed"))).toBe("template verification failed");
     const long = failureDigest(failure("y".repeat(300)));
     expect(Array.from(long)).toHaveLength(120);

@@ -11,8 +11,10 @@ export interface CategoryFailures {
 const NETWORK_ERROR =
   /\b(ECONNREFUSED|ECONNRESET|ECONNABORTED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|EPIPE)\b(?: ([\w.:[\]-]+[\w\]]))?/;
 
-// What client libraries put in front of the cause: `Adapter call failed: LlmCallError: LLM call to x failed: `.
-const WRAPPER = /^(?:Adapter call failed|LLM call to .+? failed|Cannot connect to API|[A-Z]\w*Error):\s+/;
+// What client libraries and the answering stage put in front of the cause: `Adapter call failed: LlmCallError: LLM
+// call to x failed: `, `Failed to initialize answering model: AdapterUnavailableError: `.
+const WRAPPER =
+  /^(?:Adapter call failed|Failed to initialize (?:answering|parsing) model|LLM call to .+? failed|Cannot connect to API|[A-Z]\w*Error):\s+/;
 
 const MAX_REASON = 120;
 
