@@ -97,25 +97,80 @@ function serve(
 ): WorkerMessage {
   const { id, op, request } = message;
   memory.takeRefused();
-  baseline ??= heapBytes(pyodide).slice();
-  if (message.fresh || op === "setup") restoreHeap(pyodide, baseline);
+  baseline ??= takeBaseline(pyodide);
+  if (message.fresh || op === "setup") restoreBaseline(pyodide, baseline);
   if (op === "setup") memory.setCeiling(Number.POSITIVE_INFINITY);
   try {
     const response = handler(request);
     if (typeof response !== "string") throw new TypeError("the Python handler did not return text");
+    const lost = lostFiles(pyodide, baseline);
+    if (lost !== null) return { type: "crashed", id, message: lost, memoryRefused: memory.takeRefused() };
     return { type: "done", id, response, memoryRefused: memory.takeRefused() };
   } catch (error) {
     return { type: "crashed", id, message: String(error), memoryRefused: memory.takeRefused() };
   } finally {
     if (op === "setup") {
       memory.setCeiling(heapSize(pyodide) + allowance);
-      baseline = heapBytes(pyodide).slice();
+      baseline = takeBaseline(pyodide);
     }
   }
 }
 
-/** The interpreter's memory at the end of the latest trusted step; taken before the first request. */
-let baseline: Uint8Array | null = null;
+/**
+ * The interpreter at the end of the latest trusted step: its memory, and the file descriptors open then (the
+ * descriptor table lives in JavaScript, outside the memory a restore copies back).
+ */
+interface Baseline {
+  readonly heap: Uint8Array;
+  readonly openFiles: ReadonlySet<number>;
+}
+
+/** The part of Emscripten's file system the baseline needs. */
+interface FileTable {
+  readonly streams: ReadonlyArray<object | null | undefined>;
+  close(stream: object): void;
+}
+
+function fileTable(pyodide: PyodideAPI): FileTable {
+  return (pyodide as unknown as { FS: FileTable }).FS;
+}
+
+function openDescriptors(pyodide: PyodideAPI): number[] {
+  const open: number[] = [];
+  fileTable(pyodide).streams.forEach((stream, fd) => {
+    if (stream) open.push(fd);
+  });
+  return open;
+}
+
+function takeBaseline(pyodide: PyodideAPI): Baseline {
+  return { heap: heapBytes(pyodide).slice(), openFiles: new Set(openDescriptors(pyodide)) };
+}
+
+/** The interpreter at its baseline again: memory copied back, and descriptors opened since closed. */
+function restoreBaseline(pyodide: PyodideAPI, saved: Baseline): void {
+  restoreHeap(pyodide, saved.heap);
+  const files = fileTable(pyodide);
+  for (const fd of openDescriptors(pyodide)) {
+    const stream = files.streams[fd];
+    if (!saved.openFiles.has(fd) && stream) files.close(stream);
+  }
+}
+
+/**
+ * Why the baseline can no longer be restored, or null: code closed a descriptor open at the baseline, which a
+ * restore cannot reopen. The request then fails as a crash, so the host starts a fresh process instead.
+ */
+function lostFiles(pyodide: PyodideAPI, saved: Baseline): string | null {
+  const open = new Set(openDescriptors(pyodide));
+  const lost = [...saved.openFiles].filter((fd) => !open.has(fd));
+  return lost.length === 0
+    ? null
+    : `the code closed file descriptors the interpreter needs (${lost.join(", ")})`;
+}
+
+/** The interpreter's memory and open files at the end of the latest trusted step; taken before the first request. */
+let baseline: Baseline | null = null;
 
 /**
  * Puts the interpreter back in the state `saved` holds. The whole of Python's state (objects, modules, the

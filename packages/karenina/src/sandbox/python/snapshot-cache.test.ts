@@ -3,7 +3,7 @@
  * only when private and intact, and used by the next process's first sandbox.
  */
 import { execFile } from "node:child_process";
-import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -71,6 +71,22 @@ describe("what is trusted", () => {
     expect(readCachedSnapshot(file)).toBeNull();
     await chmod(dir, 0o700);
     expect(readCachedSnapshot(file)).toEqual(new Uint8Array([5, 6]));
+  });
+
+  test("nothing is written into a directory others may write, and a link left in a temporary file's place is not followed", async () => {
+    const shared = join(base, "world-writable");
+    await mkdir(shared, { mode: 0o777 });
+    await chmod(shared, 0o777);
+    writeCachedSnapshot(join(shared, "pyodide-snapshot-0000000000000000.bin"), new Uint8Array([7]));
+    expect(await readdir(shared)).toEqual([]);
+    const own = join(base, "own");
+    const file = join(own, "pyodide-snapshot-0000000000000000.bin");
+    const victim = join(base, "victim.txt");
+    await writeFile(victim, "keep me");
+    await mkdir(own, { mode: 0o700 });
+    await symlink(victim, `${file}.${process.pid}.tmp`);
+    writeCachedSnapshot(file, new Uint8Array([8]));
+    expect(await readFile(victim, "utf8")).toBe("keep me");
   });
 
   test("the cache lives under KARENINA_CACHE_DIR, XDG_CACHE_HOME or ~/.cache, and can be turned off", () => {

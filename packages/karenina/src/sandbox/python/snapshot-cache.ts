@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { debuglog } from "node:util";
@@ -44,14 +44,7 @@ export function snapshotCacheFile(
  */
 export function readCachedSnapshot(file: string): Uint8Array | null {
   try {
-    for (const path of [join(file, ".."), file]) {
-      const stats = statSync(path);
-      const uid = process.getuid?.();
-      if ((uid !== undefined && stats.uid !== uid) || (stats.mode & 0o022) !== 0) {
-        debug("Python sandbox: ignoring the snapshot cache %s: not private to this user", path);
-        return null;
-      }
-    }
+    if (!isPrivate(join(file, "..")) || !isPrivate(file)) return null;
     const stored = readFileSync(file);
     const digest = stored.subarray(0, DIGEST_BYTES);
     const image = stored.subarray(DIGEST_BYTES);
@@ -66,14 +59,28 @@ export function readCachedSnapshot(file: string): Uint8Array | null {
   }
 }
 
-/** Stores a snapshot (private directory and file, written to a temporary file then renamed); best effort. */
+/** Whether a path belongs to this user and nobody else may write it. */
+function isPrivate(path: string): boolean {
+  const stats = lstatSync(path);
+  const uid = process.getuid?.();
+  const isPrivate =
+    (uid === undefined || stats.uid === uid) && (stats.mode & 0o022) === 0 && !stats.isSymbolicLink();
+  if (!isPrivate) debug("Python sandbox: ignoring the snapshot cache %s: not private to this user", path);
+  return isPrivate;
+}
+
+/**
+ * Stores a snapshot, best effort: only in a directory private to this user, through a temporary file created
+ * exclusively (never following a link left in its place), then renamed.
+ */
 export function writeCachedSnapshot(file: string, image: Uint8Array): void {
   const directory = join(file, "..");
   const temporary = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(directory, { recursive: true, mode: 0o700 });
+    if (!isPrivate(directory)) return;
     const digest = createHash("sha256").update(image).digest();
-    writeFileSync(temporary, Buffer.concat([digest, image]), { mode: 0o600 });
+    writeFileSync(temporary, Buffer.concat([digest, image]), { mode: 0o600, flag: "wx" });
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });
