@@ -52,6 +52,7 @@ export async function quickstart({
 
   // 3. The summary: pass rates, rubric traits, tokens and cost (`karenina results medicine-cabinet.jsonl` prints it).
   const summary = summarizeResults(run.results);
-  console.log(`passed ${summary.template_pass_overall.passed} of ${summary.template_pass_overall.total}`);
+  const { passed, failed } = summary.outcomes;
+  console.log(`passed ${passed} of ${passed + failed}`);
   return { run, summary };
 }

@@ -17,21 +17,18 @@ import type { VerificationResult } from "../results/index.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
 import { endpointModel, FAST_RETRIES } from "../test-support/pipeline-context.js";
 import { serverPerTest } from "../test-support/server-per-test.js";
-import { SUM_PROJECT, TESTS_PASS_TEMPLATE } from "./__fixtures__/sum-project.js";
+import {
+  FINAL_ANSWER,
+  FIXED_SUM,
+  SUM_PROJECT,
+  SUM_QUESTION,
+  scriptAnswerer as scriptSumAnswerer,
+  scriptJudge as scriptSumJudge,
+  TESTS_PASS_TEMPLATE,
+} from "./__fixtures__/sum-project.js";
 import { treeFingerprint } from "./workspace/__fixtures__/test-helpers.js";
 
-const QUESTION = "Fix the bug in sum.js so that `node sum.test.js` passes.";
-/** sum.js as the answering agent rewrites it (hand-written). */
-const FIXED_SUM = `// Fixed by the answering agent.
-function sum(numbers) {
-  let total = 0;
-  for (let i = 0; i < numbers.length; i++) total += numbers[i];
-  return total;
-}
-
-module.exports = { sum };
-`;
-const FINAL_ANSWER = "I fixed the loop in sum.js: it skipped the first number. sum.test.js passes now.";
+const QUESTION = SUM_QUESTION;
 
 const server = serverPerTest(startOpenAiServer);
 let root = "";
@@ -46,34 +43,14 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** The answering agent's turns (hand-written): look, read, fix, report. */
+/** The answering agent's turns (hand-written), on this test's server unless `target` is given. */
 function scriptAnswerer(target: OpenAiTestServer = server, model = "answerer") {
-  target.script(
-    { match: { model }, reply: { toolCalls: [{ name: "list_files", arguments: {} }] } },
-    { match: { model }, reply: { toolCalls: [{ name: "read_file", arguments: { path: "sum.js" } }] } },
-    {
-      match: { model },
-      reply: { toolCalls: [{ name: "write_file", arguments: { path: "sum.js", content: FIXED_SUM } }] },
-    },
-    { match: { model }, reply: { text: FINAL_ANSWER } },
-  );
+  scriptSumAnswerer(target, model);
 }
 
 /** The agentic judge's turns (hand-written): read sum.js (unless `readsFiles` is false), report, extraction. */
 function scriptJudge(model = "judge", readsFiles = true) {
-  if (readsFiles) {
-    server.script({
-      match: { model },
-      reply: { toolCalls: [{ name: "read_file", arguments: { path: "sum.js" } }] },
-    });
-  }
-  server.script(
-    {
-      match: { model },
-      reply: { text: 'The loop now starts at 0, so every case of sum.test.js holds.\n{"tests_pass": true}' },
-    },
-    { match: { model }, reply: { json: { tests_pass: true } } },
-  );
+  scriptSumJudge(server, model, readsFiles);
 }
 
 function benchmark(template = TESTS_PASS_TEMPLATE, workspacePath: string | null = "sum-project"): Benchmark {

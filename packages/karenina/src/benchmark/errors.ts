@@ -31,3 +31,16 @@ export class MissingTemplateError extends KareninaError {
     super(`Question ${questionId} has no template`);
   }
 }
+
+/** A generated-templates file (`exportGeneratedTemplates`) that cannot be read or is not `{"<id>": "<code>"}`. */
+export class GeneratedTemplatesFileError extends KareninaError {
+  override readonly name = "GeneratedTemplatesFileError";
+
+  constructor(
+    readonly file: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${file}: ${problem}`, options);
+  }
+}

@@ -2,9 +2,11 @@ export { Benchmark, type BenchmarkRunOptions, type TemplateValidator } from "./b
 export {
   BenchmarkUsageError,
   DuplicateQuestionError,
+  GeneratedTemplatesFileError,
   MissingTemplateError,
   QuestionNotFoundError,
 } from "./errors.js";
+export type { BenchmarkDict, BenchmarkExportFormat, QuestionDict } from "./exports.js";
 export {
   pipelineQuestions,
   type QuestionSelection,
@@ -26,5 +28,6 @@ export type {
   QuestionMetadata,
   QuestionMetadataUpdate,
   QuestionRecordInput,
+  QuestionSource,
   SaveOptions,
 } from "./types.js";

@@ -1,8 +1,8 @@
 import { isRealTemplate } from "../model/index.js";
 import type { PipelineQuestion, VerificationConfig } from "../pipeline/index.js";
 import { templateProblem } from "../templates/index.js";
-import type { Benchmark } from "./benchmark.js";
 import { BenchmarkUsageError, MissingTemplateError } from "./errors.js";
+import type { QuestionSource } from "./types.js";
 
 /** Why a question is left out of a run. */
 export type SkipReason = "draft" | "no_template" | "invalid_template";
@@ -42,7 +42,7 @@ function fewShotExamples(value: unknown): { question: string; answer: string }[]
   );
 }
 
-function pipelineQuestion(benchmark: Benchmark, id: string): PipelineQuestion {
+function pipelineQuestion(benchmark: QuestionSource, id: string): PipelineQuestion {
   const record = benchmark.getQuestion(id);
   const code = record.answer_template;
   return {
@@ -60,7 +60,7 @@ function pipelineQuestion(benchmark: Benchmark, id: string): PipelineQuestion {
 
 /** Why a question's template cannot be verified, or null when it can. */
 async function templateSkip(
-  benchmark: Benchmark,
+  benchmark: QuestionSource,
   question: PipelineQuestion,
   unusable: "throw" | "skip",
 ): Promise<SkippedQuestion | null> {
@@ -95,7 +95,7 @@ async function templateSkip(
  * skipped; // [{ id: "q1", reason: "draft" }]
  */
 export async function selectQuestions(
-  benchmark: Benchmark,
+  benchmark: QuestionSource,
   config: VerificationConfig,
   options: SelectQuestionsOptions = {},
 ): Promise<QuestionSelection> {
@@ -126,7 +126,7 @@ export async function selectQuestions(
  *   template that does not load.
  */
 export async function pipelineQuestions(
-  benchmark: Benchmark,
+  benchmark: QuestionSource,
   config: VerificationConfig,
   questionIds?: readonly string[],
 ): Promise<PipelineQuestion[]> {

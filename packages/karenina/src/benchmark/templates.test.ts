@@ -106,3 +106,45 @@ test("readiness uses real validation: a template that parses but cannot load is 
   const health = await bench.getHealthReport();
   expect(health.recommendations).toContain("Fix template syntax errors");
 });
+
+describe("an unparsed TemplateSpecInput is accepted wherever a template is", () => {
+  /** The spec as a person writes it: defaults (`extraction_hint`, `weight`, `class_name`, ...) left out. */
+  const written = {
+    fields: [
+      {
+        name: "target",
+        type: "str",
+        description: "Target",
+        ground_truth: "BCL2",
+        verify_with: { type: "ExactMatch" },
+      },
+    ],
+  };
+
+  test("addQuestion, addAnswerTemplate, updateTemplate and applyGlobalTemplate take it", async () => {
+    const bench = Benchmark.create({ name: "specs" });
+    const a = bench.addQuestion("A?", "BCL2", { answerTemplate: written });
+    const b = bench.addQuestion({ question: "B?", raw_answer: "BCL2", answer_template: written });
+    const c = bench.addQuestion("C?", "BCL2");
+    await bench.addAnswerTemplate(c, written);
+    await bench.updateTemplate(c, written);
+    const code = bench.getTemplate(a);
+    expect(code).toContain("class Answer(BaseAnswer):");
+    expect([bench.getTemplate(b), bench.getTemplate(c)]).toEqual([code, code]);
+    const verdict = await (await bench.getAnswerTemplate(a)).evaluate({ target: "BCL2" });
+    expect(verdict.verify).toBe(true);
+    const empty = Benchmark.create({ name: "empty" });
+    empty.addQuestion({ question: "D?", raw_answer: "x", answer_template: "" });
+    expect(await empty.applyGlobalTemplate(written)).toHaveLength(1);
+  });
+
+  test("a spec that is not one is refused as an invalid template, naming the field", async () => {
+    const bench = Benchmark.create({ name: "bad" });
+    const id = bench.addQuestion("A?", "BCL2");
+    const bad = { fields: [{ name: "target", type: "str", ground_truth: "x" }] };
+    await expect(bench.addAnswerTemplate(id, bad as never)).rejects.toThrow(TemplateError);
+    await expect(bench.addAnswerTemplate(id, bad as never)).rejects.toThrow(
+      /Invalid template: not a TemplateSpec: fields\.0\.description/,
+    );
+  });
+});

@@ -1,4 +1,6 @@
 import type { TemplateLanguage } from "../checkpoint/index.js";
+import type { QuestionRecord, Rubric } from "../model/index.js";
+import type { PythonSandbox } from "../sandbox/index.js";
 import type { TemplateInput, TemplateIsolation } from "../templates/index.js";
 import type { HealthStatus, ReadinessReport } from "./readiness.js";
 
@@ -134,4 +136,17 @@ export interface FinishedTemplate {
   keywords: string[] | null;
   few_shot_examples: unknown;
   workspace_path: string | null;
+}
+
+/**
+ * What selecting questions for a run reads of a benchmark (a `Benchmark` is one). Naming it here, rather than
+ * the class, keeps `pipeline-questions` from importing the class that imports it.
+ */
+export interface QuestionSource {
+  getQuestionIds(): string[];
+  getQuestion(id: string): Readonly<QuestionRecord>;
+  isFinished(id: string): boolean;
+  getTemplateLanguage(id: string): TemplateLanguage;
+  getQuestionRubric(id: string): Rubric | null;
+  readonly pythonSandbox: PythonSandbox;
 }

@@ -12,6 +12,7 @@ export {
   CHECKPOINT_CONTEXT,
   type DataFeed,
   type DataFeedItem,
+  DataFeedItemSchema,
   DataFeedSchema,
   type PropertyValue,
   RATING_TYPES,

@@ -131,7 +131,7 @@ export function checkpointPath(path: string): string {
  * Writes text to a file atomically: a temporary file beside it, then a rename. If anything fails, the
  * previous file is untouched and the temporary file is removed.
  */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
+export async function writeFileAtomic(path: string, text: string | Uint8Array): Promise<void> {
   const temporary = join(
     dirname(path),
     `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
@@ -142,13 +142,9 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
   } catch (error) {
     await rm(temporary, { force: true });
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new CheckpointFileError(
-      path,
-      `cannot save the checkpoint (${reason}); the previous file is unchanged`,
-      {
-        cause: error,
-      },
-    );
+    throw new CheckpointFileError(path, `cannot write the file (${reason}); the previous file is unchanged`, {
+      cause: error,
+    });
   }
 }
 

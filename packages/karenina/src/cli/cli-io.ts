@@ -1,3 +1,4 @@
+import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { wantsColour } from "./colour.js";
 
@@ -12,6 +13,11 @@ export interface CliIo {
    * sandbox…") are written only then; absent means not.
    */
   readonly errIsTerminal?: boolean;
+  /**
+   * Where interactive prompts (`verify --interactive`) read and write: the terminal, or streams a test drives;
+   * absent when there is no terminal to ask on.
+   */
+  readonly prompts?: { input: Readable; output: Writable };
 }
 
 export const processIo: CliIo = {
@@ -22,6 +28,9 @@ export const processIo: CliIo = {
   },
   get errIsTerminal() {
     return process.stderr.isTTY === true;
+  },
+  get prompts() {
+    return process.stdin.isTTY === true ? { input: process.stdin, output: process.stderr } : undefined;
   },
 };
 

@@ -115,6 +115,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     register: async (program, { io }) =>
       (await import("./generate-templates-command.js")).registerGenerateTemplatesCommand(program, io),
   },
+  {
+    name: "serve",
+    term: "serve [options]",
+    description: "Serve the web app and its REST + live-progress API (127.0.0.1:8080 by default)",
+    register: async (program, { io }) =>
+      (await import("./serve-command.js")).registerServeCommand(program, io, process.env),
+  },
 ];
 
 /**

@@ -38,7 +38,13 @@ export interface ConfigSources {
   /** The `--preset` the rest came from, if any. */
   preset: string | undefined;
   env: Env;
+  /** Flags that set a field instead of the one {@link FLAG_OF_FIELD} names (the original's aliases). */
+  flags?: Readonly<Record<string, string>>;
 }
+
+/** The flag that set `field`: the one the user gave, else our own. */
+const flagOf = (field: string, sources: ConfigSources): string | undefined =>
+  sources.flags?.[field] ?? FLAG_OF_FIELD[field];
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -46,14 +52,14 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
 function modelPlace(role: string, index: unknown, sources: ConfigSources): string {
   const spec =
     typeof index === "number" ? sources.specs[role as keyof ConfigSources["specs"]]?.[index] : undefined;
-  if (spec !== undefined) return `${FLAG_OF_FIELD[role]} ${spec}`;
+  if (spec !== undefined) return `${flagOf(role, sources)} ${spec}`;
   return `${role.replace("_models", "")} model${typeof index === "number" ? ` ${index + 1}` : "s"}`;
 }
 
 /** Where a problem is, in the terms the user gave it: a flag, an environment variable or a preset's field. */
 function place(path: readonly PropertyKey[], sources: ConfigSources): { where: string; byFlag: boolean } {
   const field = String(path[0] ?? "");
-  const flag = FLAG_OF_FIELD[field];
+  const flag = flagOf(field, sources);
   const variable = CONFIG_ENV_VARIABLES[field];
   if (sources.fromFlags.has(field) && flag !== undefined) {
     if (field === "answering_models" || field === "parsing_models") {
@@ -68,6 +74,9 @@ function place(path: readonly PropertyKey[], sources: ConfigSources): { where: s
     const used = flag === undefined ? "" : `, used when ${flag} is not given`;
     return { where: `environment variable ${variable}${used}`, byFlag: false };
   }
+  // A field nobody gave is named by the flag that gives it: "--deep-judgment-rubric-config: is required".
+  if (!sources.given.has(field) && flag !== undefined && sources.preset === undefined)
+    return { where: flag, byFlag: false };
   const shown = dottedPath(path) || "(config)";
   if (sources.preset !== undefined) return { where: `preset ${sources.preset}: ${shown}`, byFlag: false };
   return { where: shown, byFlag: false };
@@ -77,7 +86,7 @@ function place(path: readonly PropertyKey[], sources: ConfigSources): { where: s
 function inFlagTerms(message: string, sources: ConfigSources): string {
   let text = message;
   for (const field of sources.fromFlags) {
-    const flag = FLAG_OF_FIELD[field];
+    const flag = flagOf(field, sources);
     if (flag !== undefined) text = text.replace(new RegExp(`\\b${escapeRegExp(field)}\\b`, "g"), flag);
   }
   return text;

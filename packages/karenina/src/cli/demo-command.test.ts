@@ -1,45 +1,19 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import type { VerificationResult } from "../results/index.js";
 import { openStorage } from "../storage/index.js";
-import { runKarenina } from "../test-support/cli.js";
+import { runKarenina, runLogResults, scratchWorkingDir, withoutProviderKeys } from "../test-support/cli.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
 import { startAnthropicServer } from "../test-support/provider-servers/index.js";
 import { EXIT } from "./cli-io.js";
 import { DEMO_CHECKPOINT, DEMO_OUTPUT } from "./demo-command.js";
 
-let home = "";
-let dir = "";
-
-beforeAll(async () => {
-  home = process.cwd();
-  dir = await mkdtemp(join(tmpdir(), "karenina-demo-"));
-  process.chdir(dir);
-});
-afterAll(async () => {
-  process.chdir(home);
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = scratchWorkingDir("karenina-demo-");
 afterEach(() => {
   vi.unstubAllEnvs();
   vi.restoreAllMocks();
 });
-
-/** No key in the environment, whatever the machine running the tests has. */
-function withoutKeys(): void {
-  vi.stubEnv("OPENAI_API_KEY", "");
-  vi.stubEnv("ANTHROPIC_API_KEY", "");
-}
-
-async function readResults(file: string): Promise<VerificationResult[]> {
-  const text = await readFile(file, "utf8");
-  return text
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as VerificationResult);
-}
 
 /** The result of the question showing a template kind (its keyword). */
 function byKind(results: readonly VerificationResult[], kind: string): VerificationResult {
@@ -54,11 +28,11 @@ describe("karenina demo, offline", () => {
   let fetches: ReturnType<typeof vi.spyOn>;
 
   beforeAll(async () => {
-    withoutKeys();
+    withoutProviderKeys();
     fetches = vi.spyOn(globalThis, "fetch");
     outcome = await runKarenina("demo", "--no-progress");
     expect(fetches).not.toHaveBeenCalled();
-    results = await readResults(join(dir, DEMO_OUTPUT));
+    results = await runLogResults(join(scratch(), DEMO_OUTPUT));
   }, 60_000);
 
   test("runs every demo question through the pipeline and appends the results to karenina-demo.jsonl", () => {
@@ -132,14 +106,15 @@ describe("karenina demo, offline", () => {
   test("prints the summary table, with a row per template kind and the rubric traits", () => {
     expect(outcome.out).toContain("demo run (offline, hand-written example responses)");
     expect(outcome.out).toMatch(/failed\s+6\s+\(content 4, abstention 2\)/);
-    expect(outcome.out).toMatch(/\n\s+numeric-graded\s+1\s+1\s+0\s+1\s+0\.0%\s+content 1\n/);
+    // results, passed, failed, pass rate, failures
+    expect(outcome.out).toMatch(/\n\s+numeric-graded\s+1\s+0\s+1\s+0\.0%\s+content 1\n/);
     expect(outcome.out).toMatch(/\n\s+vitamin_coverage\s+metric\s+question\s+1\s+mean precision 0\.75/);
     expect(outcome.err).toContain(`Results: ${DEMO_OUTPUT}, and run`);
   });
 
   test("saves the benchmark and the run with every result to karenina.db", async () => {
     expect(outcome.err).toMatch(/and run run_\w+ in the database karenina\.db\./);
-    const storage = await openStorage(join(dir, "karenina.db"));
+    const storage = await openStorage(join(scratch(), "karenina.db"));
     try {
       const [run, ...others] = await storage.listRuns();
       expect(others).toHaveLength(0);
@@ -153,7 +128,7 @@ describe("karenina demo, offline", () => {
   });
 
   test("--json prints the summary object instead; -o writes a JSON export and --db another database", async () => {
-    withoutKeys();
+    withoutProviderKeys();
     const { code, out, err } = await runKarenina(
       "demo",
       "--no-progress",
@@ -165,11 +140,13 @@ describe("karenina demo, offline", () => {
     );
     expect(code).toBe(EXIT.ok);
     const summary = JSON.parse(out);
-    expect(summary.template_pass_overall).toMatchObject({ passed: 8, total: 12 });
-    const exported = JSON.parse(await readFile(join(dir, "demo.json"), "utf8"));
+    // passed / (passed + failed): the two abstentions count as failed.
+    expect(summary.template_pass_overall).toMatchObject({ passed: 8, total: 14 });
+    expect(summary.outcomes).toMatchObject({ passed: 8, failed: 6, verified: 12 });
+    const exported = JSON.parse(await readFile(join(scratch(), "demo.json"), "utf8"));
     expect(exported.results).toHaveLength(14);
     expect(err).toContain("in the database other.db.");
-    const storage = await openStorage(join(dir, "other.db"));
+    const storage = await openStorage(join(scratch(), "other.db"));
     try {
       expect(await storage.countResults()).toBe(14);
     } finally {
@@ -180,15 +157,15 @@ describe("karenina demo, offline", () => {
 
 describe("karenina demo, run again", () => {
   test("a second demo replaces the demo log's earlier run, with a notice; -o FILE holding results is refused", async () => {
-    withoutKeys();
-    const log = join(dir, DEMO_OUTPUT);
+    withoutProviderKeys();
+    const log = join(scratch(), DEMO_OUTPUT);
     expect((await runKarenina("demo", "--no-progress")).code).toBe(EXIT.ok);
     const again = await runKarenina("demo", "--no-progress");
     expect(again.code).toBe(EXIT.ok);
     expect(again.err).toContain(
       `${DEMO_OUTPUT} held the 14 results of an earlier demo run: replaced by this run's`,
     );
-    expect(await readResults(log)).toHaveLength(14);
+    expect(await runLogResults(log)).toHaveLength(14);
 
     const before = await readFile(log, "utf8");
     const refused = await runKarenina("demo", "--no-progress", "-o", DEMO_OUTPUT);
@@ -225,7 +202,7 @@ describe("karenina demo, live", () => {
 
   test("with OPENAI_API_KEY set, the same command runs live: the OpenAI model answers and judges every question", async () => {
     server = await startOpenAiServer(liveRules());
-    withoutKeys();
+    withoutProviderKeys();
     vi.stubEnv("OPENAI_API_KEY", "test-key");
     vi.stubEnv("OPENAI_BASE_URL", server.baseURL);
     // The same watch on fetch that shows the offline demo makes no call sees every call of a live one.
@@ -237,14 +214,14 @@ describe("karenina demo, live", () => {
     expect(new Set(server.requests.map((r) => r.body.model))).toEqual(new Set(["gpt-4.1-mini"]));
     const asked = answeringQuestions(server.requests);
     expect(asked).toHaveLength(14);
-    const results = await readResults(join(dir, "live.jsonl"));
+    const results = await runLogResults(join(scratch(), "live.jsonl"));
     expect(results.map((r) => r.metadata.question_text).sort()).toEqual([...asked].sort());
     expect(results.every((r) => r.metadata.answering.model_name === "gpt-4.1-mini")).toBe(true);
   });
 
   test("--ollama URL --model NAME runs live against that OpenAI-compatible server, without --live", async () => {
     server = await startOpenAiServer(liveRules());
-    withoutKeys();
+    withoutProviderKeys();
     const { code, err } = await runKarenina(
       "demo",
       "--ollama",
@@ -266,21 +243,21 @@ describe("karenina demo, live", () => {
       { reply: { text: "Hand-written test reply, not output of any model." }, repeat: true },
     ]);
     try {
-      withoutKeys();
+      withoutProviderKeys();
       vi.stubEnv("ANTHROPIC_API_KEY", "test-key");
       vi.stubEnv("ANTHROPIC_BASE_URL", anthropic.baseURL);
       const { code, err } = await runKarenina("demo", "--no-progress", "-o", "anthropic.jsonl");
       expect(code).toBe(EXIT.ok);
       expect(err).toContain("Mode: live (ANTHROPIC_API_KEY). anthropic:claude-haiku-4-5");
       expect(new Set(anthropic.requests.map((r) => r.body.model))).toEqual(new Set(["claude-haiku-4-5"]));
-      expect(await readResults(join(dir, "anthropic.jsonl"))).toHaveLength(14);
+      expect(await runLogResults(join(scratch(), "anthropic.jsonl"))).toHaveLength(14);
     } finally {
       await anthropic.close();
     }
   });
 
   test("--offline replays the example responses even with a key set, and says how to go live", async () => {
-    withoutKeys();
+    withoutProviderKeys();
     vi.stubEnv("OPENAI_API_KEY", "test-key");
     const fetches = vi.spyOn(globalThis, "fetch");
     const { code, err } = await runKarenina("demo", "--offline", "--no-progress", "-o", "keyed.jsonl");
@@ -291,18 +268,18 @@ describe("karenina demo, live", () => {
   });
 
   test("--live without a key or --ollama is a usage error naming what to set", async () => {
-    withoutKeys();
+    withoutProviderKeys();
     const { code, err } = await runKarenina("demo", "--live", "--no-progress");
     expect(code).toBe(EXIT.usage);
     expect(err).toContain("set OPENAI_API_KEY or ANTHROPIC_API_KEY, or give --ollama URL");
   });
 
   test("--model without a live model, and --offline with --live, are usage errors", async () => {
-    withoutKeys();
+    withoutProviderKeys();
     const both = await runKarenina("demo", "--offline", "--live", "--no-progress");
     expect(both.code).toBe(EXIT.usage);
     expect(both.err).toContain("--offline runs from the hand-written example responses");
-    withoutKeys();
+    withoutProviderKeys();
     const { code, err } = await runKarenina("demo", "--model", "gpt-5", "--no-progress");
     expect(code).toBe(EXIT.usage);
     expect(err).toContain("--model applies to live runs");

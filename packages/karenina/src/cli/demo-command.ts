@@ -10,6 +10,15 @@ import {
   type VerificationConfigInput,
 } from "../pipeline/index.js";
 import { DEFAULT_DB_FILE, openStorage } from "../storage/index.js";
+import {
+  AGENTIC_DEMO_CHECKPOINT,
+  AGENTIC_DEMO_OFFLINE_CONFIG,
+  AGENTIC_DEMO_OUTPUT,
+  AGENTIC_DEMO_RECORDINGS,
+  AGENTIC_DEMO_SETTINGS,
+  recordedModel,
+  withDemoWorkspaces,
+} from "./agentic-demo.js";
 import { type CliIo, CliUsageError } from "./cli-io.js";
 import { type CommandSession, commandSession } from "./command-session.js";
 import { DbRunSink } from "./db-runs.js";
@@ -37,14 +46,6 @@ export const DEMO_OUTPUT = "karenina-demo.jsonl";
 /** The placeholder endpoint of the offline demo's models: never contacted (`.invalid` does not resolve). */
 const RECORDED_ENDPOINT = "http://recorded-demo.invalid/v1";
 
-const recordedModel = (name: string) => ({
-  id: name,
-  model_name: name,
-  interface: "openai_endpoint",
-  endpoint_base_url: RECORDED_ENDPOINT,
-  endpoint_api_key: "not-needed",
-});
-
 /** What every demo run evaluates: templates and rubrics, with the abstention check on. */
 const DEMO_SETTINGS = { evaluation_mode: "template_and_rubric", abstention_enabled: true } as const;
 
@@ -53,8 +54,8 @@ const DEMO_SETTINGS = { evaluation_mode: "template_and_rubric", abstention_enabl
  * replies from {@link DEMO_RECORDINGS}. Both "models" are named for what they are: hand-written examples.
  */
 export const DEMO_OFFLINE_CONFIG: VerificationConfigInput = {
-  answering_models: [recordedModel("handwritten-demo-answers")],
-  parsing_models: [recordedModel("handwritten-demo-judge")],
+  answering_models: [recordedModel("handwritten-demo-answers", RECORDED_ENDPOINT)],
+  parsing_models: [recordedModel("handwritten-demo-judge", RECORDED_ENDPOINT)],
   ...DEMO_SETTINGS,
 };
 
@@ -67,6 +68,7 @@ export const DEMO_LIVE_DEFAULTS = {
 
 /** Options of `karenina demo`, as commander gives them. */
 export interface DemoOptions {
+  agentic?: boolean;
   db?: string;
   live?: boolean;
   offline?: boolean;
@@ -148,12 +150,31 @@ const shown = (path: string) => {
   return near.startsWith("..") ? path : near;
 };
 
-async function offlinePlan(env: NodeJS.ProcessEnv): Promise<DemoPlan> {
+/** The last line of an offline banner: how to run the demo live. */
+function liveHint(env: NodeJS.ProcessEnv): string {
   const keys = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"].filter((name) => isSet(env[name]));
-  const hint =
-    keys.length > 0
-      ? `${keys[0]} is set, but --offline was given: drop it to answer and judge with a real model.`
-      : "To run it live: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or give --ollama http://127.0.0.1:11434.";
+  return keys.length > 0
+    ? `${keys[0]} is set, but --offline was given: drop it to answer and judge with a real model.`
+    : "To run it live: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or give --ollama http://127.0.0.1:11434.";
+}
+
+function agenticOfflinePlan(env: NodeJS.ProcessEnv): DemoPlan {
+  return {
+    config: parseVerificationConfig(AGENTIC_DEMO_OFFLINE_CONFIG),
+    banner: [
+      "Mode: offline. The answering agent's runs (handwritten-agent: its turns, tool calls and tool results) and",
+      "the agentic judge's (handwritten-judge) are example responses WRITTEN BY HAND for this demo, not produced",
+      `by any model, replayed from ${shown(AGENTIC_DEMO_RECORDINGS)}. No tool is run again.`,
+      "No API key or network is used.",
+      liveHint(env),
+    ].join("\n"),
+    runOptions: { recording: { dir: AGENTIC_DEMO_RECORDINGS, mode: "replay" } },
+  };
+}
+
+async function offlinePlan(env: NodeJS.ProcessEnv, agentic: boolean): Promise<DemoPlan> {
+  if (agentic) return agenticOfflinePlan(env);
+  const hint = liveHint(env);
   return {
     config: parseVerificationConfig(DEMO_OFFLINE_CONFIG),
     banner: [
@@ -170,25 +191,49 @@ async function offlinePlan(env: NodeJS.ProcessEnv): Promise<DemoPlan> {
   };
 }
 
-async function livePlan(model: LiveModel, env: NodeJS.ProcessEnv): Promise<DemoPlan> {
+async function livePlan(model: LiveModel, env: NodeJS.ProcessEnv, agentic: boolean): Promise<DemoPlan> {
+  const settings = agentic
+    ? { mode: AGENTIC_DEMO_SETTINGS.evaluation_mode, agenticParsing: AGENTIC_DEMO_SETTINGS.agentic_parsing }
+    : { mode: DEMO_SETTINGS.evaluation_mode, abstention: DEMO_SETTINGS.abstention_enabled };
   const config = await buildConfig(
-    {
-      answering: [model.spec],
-      parsing: [model.spec],
-      mode: DEMO_SETTINGS.evaluation_mode,
-      abstention: DEMO_SETTINGS.abstention_enabled,
-    },
+    { answering: [model.spec], parsing: [model.spec], ...settings },
     env,
     false,
   );
+  const work = agentic
+    ? "works on every task as an agent in a copy of its workspace, and judges what it left"
+    : "answers every question and judges the answers";
   return {
     config,
     banner:
-      `Mode: live (${model.source}). ${model.spec} answers every question and judges the answers.\n` +
-      "This calls the model and may cost money; `karenina demo --offline` replays the hand-written example responses instead.",
+      `Mode: live (${model.source}). ${model.spec} ${work}.\n` +
+      `This calls the model and may cost money; \`karenina demo${agentic ? " --agentic" : ""} --offline\` replays the hand-written example responses instead.`,
     runOptions: {},
   };
 }
+
+/** Which demo benchmark runs: the classic one, or the agentic one (`--agentic`). */
+interface DemoBenchmark {
+  checkpoint: string;
+  output: string;
+  /** How the summary groups results. */
+  by: "keyword" | "question";
+  /** What the report header calls the run. */
+  name: string;
+}
+
+const CLASSIC_DEMO: DemoBenchmark = {
+  checkpoint: DEMO_CHECKPOINT,
+  output: DEMO_OUTPUT,
+  by: "keyword",
+  name: "demo",
+};
+const AGENTIC_DEMO: DemoBenchmark = {
+  checkpoint: AGENTIC_DEMO_CHECKPOINT,
+  output: AGENTIC_DEMO_OUTPUT,
+  by: "question",
+  name: "agentic demo",
+};
 
 /** `karenina demo`. */
 export function registerDemoCommand(
@@ -207,6 +252,10 @@ export function registerDemoCommand(
       "insist on a live run: fail unless OPENAI_API_KEY or ANTHROPIC_API_KEY is set (or --ollama)",
     )
     .option("--offline", "replay the hand-written example responses even when an API key is set")
+    .option(
+      "--agentic",
+      `run the agentic demo instead (examples/agentic/): an agent fixes a bug in each of two small projects, an agentic judge and an agentic trait inspect what it left; results in ${AGENTIC_DEMO_OUTPUT}`,
+    )
     .option(
       "--ollama <url>",
       "answer and judge live with a model served by Ollama (or any OpenAI-compatible server)",
@@ -237,11 +286,19 @@ written by hand for the demo, not produced by any model. With OPENAI_API_KEY or 
 --ollama URL, the same command runs live (answering and judging with that model); --offline forces the replay. Some answers are wrong, two decline to answer and two
 are partly right, so the summary shows failures as well as passes.
 
+--agentic runs the agentic demo (examples/agentic/agentic.jsonld): two small JavaScript projects with a bug
+each, in workspaces. The answering model works as an agent in a copy of each (listing, reading and rewriting
+files), an agentic judge reads what it left to say whether the tests pass, and the agentic trait fix_quality
+rates the fix. Offline, every agent run (turns, tool calls, tool results) is replayed from recordings written
+by hand; one fix is right and one is not, so one task passes and one fails. The same run from the command
+line: karenina verify ... --replay-recordings DIR (see karenina verify --help).
+
 Examples:
   karenina demo                                        # offline without a key: the hand-written example responses
   OPENAI_API_KEY=sk-... karenina demo                   # live with ${DEMO_LIVE_DEFAULTS.openai} (answering and judging)
   ANTHROPIC_API_KEY=sk-ant-... karenina demo            # live with ${DEMO_LIVE_DEFAULTS.anthropic}
   karenina demo --offline                               # offline even with a key set
+  karenina demo --agentic                               # the agentic demo, offline without a key
   karenina demo --ollama http://127.0.0.1:11434 --model qwen3     # live with a local model
   karenina results ${DEMO_OUTPUT} --by question         # the results again, per question
   karenina show ${DEMO_OUTPUT} "Do antibiotics"         # one result in full: response, fields, verdict, rubric
@@ -250,55 +307,77 @@ Exit code: 0 when the run completed (whatever the verdicts), 1 when tasks failed
 (connection, timeout, missing key, ...), 2 on bad usage, 130 when interrupted.`,
     )
     .action(async (options: DemoOptions) => {
+      const agentic = options.agentic === true;
       const model = liveDemoModel(options, env);
-      const plan = model === null ? await offlinePlan(env) : await livePlan(model, env);
-      const benchmark = await Benchmark.load(DEMO_CHECKPOINT);
-      startPythonSandboxEarly(benchmark, plan.config, io, session);
-      const output = runOutput(options.output ?? DEMO_OUTPUT);
-      if (options.output !== undefined) await refuseToAppend(output, false);
-      // Opened first, so a database that cannot be used stops the demo before any model is called.
-      const storage = await openStorage(options.db ?? DEFAULT_DB_FILE);
-      try {
-        io.err(`karenina demo: ${benchmark.name}, ${benchmark.size} questions (${shown(DEMO_CHECKPOINT)})\n`);
-        io.err(`${plan.banner}\n\n`);
-        // Each demo is a run of its own: the default log holds the latest one (all of them stay in the database).
-        const replaced = options.output === undefined ? await clearRunLog(output) : 0;
-        if (replaced > 0)
-          io.err(
-            `${output.runLog} held the ${replaced} results of an earlier demo run: replaced by this run's (earlier runs stay in ${storage.database})\n\n`,
-          );
-        const sink = await DbRunSink.open(storage, benchmark, plan.config);
-        const systemFailures = new SystemFailures();
-        const run = await runInteractively(benchmark, plan.config, io, {
-          output,
-          progress: options.progress !== false,
-          sink,
-          run: { ...plan.runOptions, startedAt: session.startedAt },
-          onResult: (result) => systemFailures.add(result),
-        });
-        const written = run.summary.aborted || output.export === null ? output.runLog : output.export.path;
-        io.err(`${summaryLine(run.summary, written)}\n`);
-        for (const failure of run.failures.slice(0, 5))
-          io.err(`task ${failure.task.key.replace(/\t/g, " | ")} failed: ${String(failure.error)}\n`);
-        const kind = `demo run (${model === null ? "offline, hand-written example responses" : `live, ${model.spec}`})`;
-        io.out(
-          await runResultsReport(run, benchmark, {
-            source: written,
-            kind,
-            by: "keyword",
-            json: options.json ?? false,
-            colour: io.colour,
-            showCommand: shellCommand(["karenina", "show", written, "QUESTION"]),
-          }),
-        );
-        const stored = await sink.finish(run.summary);
-        io.err(
-          `\nResults: ${written}, and run ${stored?.runName} in the database ${storage.database}.\n` +
-            `See them again with: karenina results ${written} --by keyword\n`,
-        );
-        endRun(io.err, run, { systemFailures });
-      } finally {
-        await storage.close();
-      }
+      const plan = model === null ? await offlinePlan(env, agentic) : await livePlan(model, env, agentic);
+      const context = { io, session, model };
+      if (!agentic) return runDemo(CLASSIC_DEMO, plan, options, context);
+      // Agents work in copies of the workspaces: made in a scratch root, never in the package's examples.
+      return withDemoWorkspaces((workspaceRoot) =>
+        runDemo(AGENTIC_DEMO, plan, options, context, workspaceRoot),
+      );
     });
+}
+
+/** Runs a demo plan on its benchmark: results to the run log and the database, then the summary tables. */
+async function runDemo(
+  demo: DemoBenchmark,
+  plan: DemoPlan,
+  options: DemoOptions,
+  context: { io: CliIo; session: CommandSession; model: LiveModel | null },
+  workspaceRoot?: string,
+): Promise<void> {
+  const { io, session, model } = context;
+  const benchmark = await Benchmark.load(demo.checkpoint);
+  startPythonSandboxEarly(benchmark, plan.config, io, session);
+  const output = runOutput(options.output ?? demo.output);
+  if (options.output !== undefined) await refuseToAppend(output, false);
+  // Opened first, so a database that cannot be used stops the demo before any model is called.
+  const storage = await openStorage(options.db ?? DEFAULT_DB_FILE);
+  try {
+    io.err(`karenina demo: ${benchmark.name}, ${benchmark.size} questions (${shown(demo.checkpoint)})\n`);
+    io.err(`${plan.banner}\n\n`);
+    // Each demo is a run of its own: the default log holds the latest one (all of them stay in the database).
+    const replaced = options.output === undefined ? await clearRunLog(output) : 0;
+    if (replaced > 0)
+      io.err(
+        `${output.runLog} held the ${replaced} results of an earlier ${demo.name} run: replaced by this run's (earlier runs stay in ${storage.database})\n\n`,
+      );
+    const sink = await DbRunSink.open(storage, benchmark, plan.config);
+    const systemFailures = new SystemFailures();
+    const run = await runInteractively(benchmark, plan.config, io, {
+      output,
+      progress: options.progress !== false,
+      sink,
+      run: {
+        ...plan.runOptions,
+        startedAt: session.startedAt,
+        ...(workspaceRoot === undefined ? {} : { workspaceRoot }),
+      },
+      onResult: (result) => systemFailures.add(result),
+    });
+    const written = run.summary.aborted || output.export === null ? output.runLog : output.export.path;
+    io.err(`${summaryLine(run.summary, written)}\n`);
+    for (const failure of run.failures.slice(0, 5))
+      io.err(`task ${failure.task.key.replace(/\t/g, " | ")} failed: ${String(failure.error)}\n`);
+    const kind = `${demo.name} run (${model === null ? "offline, hand-written example responses" : `live, ${model.spec}`})`;
+    io.out(
+      await runResultsReport(run, benchmark, {
+        source: written,
+        kind,
+        by: demo.by,
+        json: options.json ?? false,
+        colour: io.colour,
+        showCommand: shellCommand(["karenina", "show", written, "QUESTION"]),
+      }),
+    );
+    const stored = await sink.finish(run.summary);
+    io.err(
+      `\nResults: ${written}, and run ${stored?.runName} in the database ${storage.database}.\n` +
+        `See them again with: karenina results ${written} --by ${demo.by}\n`,
+    );
+    endRun(io.err, run, { systemFailures });
+  } finally {
+    await storage.close();
+  }
 }

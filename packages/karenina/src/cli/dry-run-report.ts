@@ -1,4 +1,5 @@
 import { type Benchmark, type SkippedQuestion, selectQuestions } from "../benchmark/index.js";
+import type { ReplayStore } from "../llm/index.js";
 import {
   type DryRunPlan,
   finishedKeys,
@@ -36,6 +37,8 @@ export interface DryRunRequest {
   agentCommands?: boolean;
   /** Assumptions the CLI adds (e.g. that the bundled example is answered from recordings). */
   notes?: readonly string[];
+  /** `--replay FILE`: its answers need no answering call. */
+  replay?: ReplayStore | null;
 }
 
 /** What the report says while a very large plan is walked. */
@@ -254,6 +257,7 @@ export async function runDryRun(io: CliIo, request: DryRunRequest): Promise<void
         ? {}
         : { outputTokenHistory: await readOutputTokenHistory(request.cacheDir) }),
       ...(request.resumeLog === undefined ? {} : { skipKeys: await finishedTaskKeys(request.resumeLog) }),
+      ...(request.replay == null ? {} : { replay: request.replay }),
     });
   } finally {
     progress?.stop();

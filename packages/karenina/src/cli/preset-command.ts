@@ -41,19 +41,7 @@ export interface PresetListReport {
 }
 
 /** Options of `karenina preset save`: verify's config flags, a description and the directory. */
-interface SaveOptions
-  extends Pick<
-    VerifyOptions,
-    | "answering"
-    | "parsing"
-    | "replicates"
-    | "concurrency"
-    | "mode"
-    | "abstention"
-    | "sufficiency"
-    | "deepJudgment"
-    | "endpointKeyEnv"
-  > {
+interface SaveOptions extends VerifyOptions {
   description?: string;
   dir?: string;
 }
@@ -322,21 +310,14 @@ mask ${SECRET_MASK} instead, so give the keys again when you run it. The manual 
         );
       }
       const specs = [...(options.answering ?? []), ...(options.parsing ?? [])];
-      if (specs.some((spec) => spec === "manual" || spec.startsWith("manual:")))
+      if (
+        specs.some((spec) => spec === "manual" || spec.startsWith("manual:")) ||
+        options.interface === "manual"
+      )
         throw new CliUsageError(
           "the manual interface cannot be saved in a preset: its traces are never stored",
         );
-      const verifyOptions: VerifyOptions = {
-        answering: options.answering,
-        parsing: options.parsing,
-        replicates: options.replicates,
-        concurrency: options.concurrency,
-        mode: options.mode,
-        abstention: options.abstention,
-        sufficiency: options.sufficiency,
-        deepJudgment: options.deepJudgment,
-        endpointKeyEnv: options.endpointKeyEnv,
-      };
+      const { description: _description, dir: _dir, ...verifyOptions } = options;
       const config = await buildConfig(verifyOptions, env, false);
       const dropped = droppedFields(config, presetContent(config, { name }).config);
       const file = await savePreset(config, name, { description: options.description ?? null, dir });

@@ -1,5 +1,6 @@
 import cliProgress from "cli-progress";
 import type { ProgressEvent } from "../pipeline/index.js";
+import { passRateOf } from "../results/index.js";
 import type { CliIo } from "./cli-io.js";
 
 /** Shows a run's progress; `stop` is idempotent. */
@@ -9,6 +10,11 @@ export interface ProgressDisplay {
 }
 
 const NO_DISPLAY: ProgressDisplay = { update: () => {}, stop: () => {} };
+
+/** The progress bar's pass rate: `passRateOf` in %, one decimal (`66.7%`); `-` before any result passed or failed. */
+function progressPassRate(passed: number, failed: number): string {
+  return passed + failed === 0 ? "-" : `${(100 * passRateOf(passed, failed)).toFixed(1)}%`;
+}
 
 /**
  * A live progress bar on an interactive stderr: done/total, pass rate, ETA, tokens and cost. Nothing when
@@ -49,8 +55,8 @@ export function createProgressDisplay(
         bar.update(event.done, {
           passed: event.passed,
           failed: event.failed,
-          // The pass rate of the summary tables: passed / verified.
-          passRate: event.verified === 0 ? "-" : `${((100 * event.passed) / event.verified).toFixed(1)}%`,
+          // The pass rate of every summary (results/outcome.ts): passed / (passed + failed).
+          passRate: progressPassRate(event.passed, event.failed),
           tokens: event.stats.inputTokens + event.stats.outputTokens,
           cost: `$${event.stats.costUsd.toFixed(4)}`,
         });

@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Benchmark } from "../benchmark/index.js";
+import { ORIGINAL_SUMMARY_KEYS } from "../results/__fixtures__/original-summary-keys.js";
 import { row } from "../results/__fixtures__/rows.js";
 import { type ResultSummary, type RunComparison, writeResultsJson } from "../results/index.js";
+import { conformancePath, hasConformance } from "../test-support/conformance.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
 import { type CliIo, EXIT } from "./cli-io.js";
 import { runCli } from "./program.js";
@@ -238,7 +240,7 @@ describe("karenina results FILE", () => {
     const summary = JSON.parse(out) as ResultSummary;
     expect(summary.num_results).toBe(6);
     expect(summary.template_pass_overall).toMatchObject({ total: 6, passed: 4 });
-    expect(summary.template_pass_by_combo[PAIR]).toMatchObject({ total: 6, passed: 4 });
+    expect(summary.template_pass_by_combo?.[PAIR]).toMatchObject({ total: 6, passed: 4 });
     expect(summary.failures_by_category).toEqual({ content: 2 });
     expect(summary.template_pass_by_keyword.hematology).toMatchObject({ num_results: 4, passed: 2 });
     expect(summary.cost?.total_usd).toBeCloseTo(6 * (0.0012 + 0.00024), 10);
@@ -268,12 +270,14 @@ describe("karenina results FILE", () => {
     const { code, out } = await karenina(crafted);
     expect(code).toBe(EXIT.ok);
     expect(lineOf(out, "failed ")).toMatch(/failed\s+2 {2}\(content 1, timeout 1\)$/);
+    expect(lineOf(out, "passed ")).toMatch(/passed\s+1$/);
     expect(lineOf(out, "not verified ")).toMatch(/not verified\s+1/);
-    expect(lineOf(out, "pass rate ")).toMatch(/pass rate\s+50\.0% {2}\(of the 2 verified\)$/);
-    expect(lineOf(out, "model pair ")).toContain("verified");
-    // results, verified, passed, failed, pass rate, failures
+    // passed / (passed + failed): the timeout counts against the rate, the rubric-only row does not.
+    expect(lineOf(out, "pass rate ")).toMatch(/pass rate\s+33\.3% {2}\(of the 3 passed or failed\)$/);
+    expect(lineOf(out, "model pair ")).toContain("not verified");
+    // results, passed, failed, not verified, pass rate, failures
     expect(cells(lineOf(out, "openai:answerer | openai:judge")).slice(-9)).toEqual(
-      "4 2 1 2 50.0% content 1, timeout 1".split(" "),
+      "4 1 2 1 33.3% content 1, timeout 1".split(" "),
     );
     expect(cells(lineOf(out, "clarity "))).toEqual("clarity llm global 3 mean 3.00, min 2, max 4".split(" "));
     expect(cells(lineOf(out, "tone "))).toEqual("tone llm global 3 formal 2, casual 1".split(" "));
@@ -381,5 +385,99 @@ describe("karenina results: files it cannot use", () => {
     expect(code).toBe(EXIT.ok);
     expect(out).toContain("karenina results before.jsonl --compare after.jsonl");
     expect(out).toContain("--by <grouping>");
+  });
+});
+
+describe("karenina results: one definition of passed and failed", () => {
+  test.skipIf(!hasConformance)(
+    "the original's export: the timeout row whose verify_result is true is failed, never passed",
+    async () => {
+      const { code, out } = await karenina(conformancePath("export_format/results_export_full.json"));
+      expect(code).toBe(EXIT.ok);
+      expect(lineOf(out, "passed ")).toMatch(/passed\s+1$/);
+      expect(lineOf(out, "failed ")).toMatch(/failed\s+1 {2}\(timeout 1\)$/);
+      expect(lineOf(out, "pass rate ")).toMatch(/pass rate\s+50\.0%$/);
+      // results, passed, failed, pass rate, failures
+      expect(cells(lineOf(out, "langchain:gpt-4o | langchain:gpt-4o")).slice(-6)).toEqual(
+        "2 1 1 50.0% timeout 1".split(" "),
+      );
+    },
+  );
+
+  test("--json: the summary has the original's get_summary() keys, and counts a failed row as failed", async () => {
+    const crafted = file("failed-but-true.json");
+    // Hand-written rows: two passes, and a row whose verification gave true before it timed out.
+    await writeResultsJson(
+      crafted,
+      [
+        row({ question: "q1", verify: true, usage: { answer_generation: { input: 10, output: 4 } } }),
+        row({ question: "q2", verify: true, failure: { category: "timeout" } }),
+        row({ question: "q3", verify: true, usage: { answer_generation: { input: 30, output: 6 } } }),
+      ],
+      { metadata: { job_id: "crafted" } },
+    );
+    const text = await karenina(crafted);
+    expect(lineOf(text.out, "passed ")).toMatch(/passed\s+2$/);
+    expect(lineOf(text.out, "failed ")).toMatch(/failed\s+1 {2}\(timeout 1\)$/);
+    const { code, out } = await karenina(crafted, "--json");
+    expect(code).toBe(EXIT.ok);
+    const summary = JSON.parse(out) as ResultSummary;
+    expect(Object.keys(summary).slice(0, ORIGINAL_SUMMARY_KEYS.length)).toEqual(ORIGINAL_SUMMARY_KEYS);
+    expect(summary.outcomes).toMatchObject({
+      passed: 2,
+      failed: 1,
+      not_evaluated: 0,
+      pass_pct: (2 / 3) * 100,
+    });
+    expect(summary.template_pass_overall).toMatchObject({ total: 3, passed: 2 });
+    expect(summary.tokens).toMatchObject({
+      total_input: 40,
+      median_per_question_input: 20,
+      median_per_question_input_std: 10,
+      median_per_question_output: 5,
+      deep_judgment_input: null,
+    });
+    expect(summary.tokens_by_combo["openai:answerer | openai:judge"]).toMatchObject({
+      input: 40,
+      output: 10,
+      total: 50,
+    });
+    expect([summary.rubric_traits, summary.tool_usage_stats, summary.trace_length_stats]).toEqual([
+      null,
+      null,
+      null,
+    ]);
+  });
+});
+
+describe("the exports verify writes", () => {
+  test("the JSON export's job_summary has the run's start_time, end_time and total_duration", async () => {
+    const text = await readFile(file("a.json"), "utf8");
+    const summary = JSON.parse(text).metadata.job_summary;
+    expect(summary).toMatchObject({
+      total_questions: 6,
+      successful_count: 4,
+      failed_count: 2,
+      is_complete: true,
+    });
+    expect(typeof summary.start_time).toBe("number");
+    expect(summary.end_time).toBeGreaterThanOrEqual(summary.start_time);
+    expect(summary.start_time).toBeGreaterThan(1_700_000_000);
+    expect(summary.total_duration).toBeCloseTo(summary.end_time - summary.start_time, 6);
+  });
+
+  test("the CSV export writes 0 for the deep-judgment counters of a run without deep judgment", async () => {
+    const [header = "", first = ""] = (await readFile(file("a.csv"), "utf8")).split("\r\n");
+    const columns = header.split(",");
+    const cellsOf = first.split(",");
+    for (const column of [
+      "deep_judgment_model_calls",
+      "deep_judgment_excerpt_retry_count",
+      "total_deep_judgment_model_calls",
+      "total_traits_evaluated",
+      "total_excerpt_retries",
+    ]) {
+      expect({ column, cell: cellsOf[columns.indexOf(column)] }).toEqual({ column, cell: "0" });
+    }
   });
 });

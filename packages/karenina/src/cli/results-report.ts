@@ -2,11 +2,11 @@ import { basename } from "node:path";
 import { DEFAULT_PRICES, loadPriceTable, type PriceTable } from "../pipeline/index.js";
 import {
   modelComboKey,
+  type OutcomeCounts,
+  outcomeCounts,
   type PassRate,
   type PriceLookup,
-  passRate,
   type ResultSummary,
-  rowOutcome,
   summarizeResults,
   type TraitSummary,
   type VerificationResult,
@@ -36,12 +36,15 @@ export type ResultsGrouping = "model" | "question" | "keyword";
  * What "passed", "failed" and "pass rate" mean in every summary the CLI prints (run summary line, progress
  * bar, tables, `--fail-under`, `karenina show`), for help texts.
  */
-export const OUTCOME_HELP = `"passed" is a result whose template verification ran and gave true; "failed" is one whose verification
-gave false, or that has a failure (connection, abstention, parsing, ...: its category is shown); the pass
-rate is passed / verified, over the results whose template verification ran.`;
+export const OUTCOME_HELP = `"passed" is a result without a failure whose template verification ran and gave true; "failed" is one
+that has a failure (connection, abstention, parsing, ...: its category is shown), or whose verification did
+not give true; the pass rate is passed / (passed + failed). Results with neither (no template verification,
+no failure, e.g. rubric only) are "not verified" and left out of the rate.`;
 
 export const pct = (value: number) => `${value.toFixed(1)}%`;
 export const ratePct = (rate: PassRate) => (rate.total === 0 ? "-" : pct(rate.pass_pct));
+const outcomePct = (counts: OutcomeCounts) =>
+  counts.passed + counts.failed === 0 ? "-" : pct(counts.pass_pct);
 export const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 const usd = (value: number) => `$${value.toFixed(value === 0 || value >= 0.0001 ? 4 : 6)}`;
 const scoreText = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
@@ -105,41 +108,39 @@ export const GROUP_TITLES: Record<ResultsGrouping, [title: string, column: strin
   keyword: ["By keyword (a result counts under each of its keywords)", "keyword"],
 };
 
-const verified = (row: VerificationResult) => row.template?.template_verification_performed === true;
-
 const count = (value: number, tone: "pass" | "fail" | "warn") =>
   toned(String(value), value > 0 ? tone : null);
 
 /**
- * Pass counts of groups of rows: [#,] key, results, [verified,] passed, failed, pass rate, failure
+ * Pass counts of groups of rows: [#,] key, results, passed, failed, [not verified,] pass rate, failure
  * categories. `indexOf` numbers the keys (the questions of `--by question`).
  */
 function outcomeTable(
   groups: Map<string, VerificationResult[]>,
   column: string,
-  options: { showVerified: boolean; palette: Palette; indexOf?: (key: string) => number },
+  options: { showNotVerified: boolean; palette: Palette; indexOf?: (key: string) => number },
 ): string[] {
-  const { showVerified, indexOf } = options;
+  const { showNotVerified, indexOf } = options;
   const columns: Column[] = [
     ...(indexOf === undefined ? [] : [{ header: "#", right: true }]),
     { header: column },
     { header: "results", right: true },
-    ...(showVerified ? [{ header: "verified", right: true }] : []),
     { header: "passed", right: true },
     { header: "failed", right: true },
+    ...(showNotVerified ? [{ header: "not verified", right: true }] : []),
     { header: "pass rate", right: true },
     { header: "failures" },
   ];
   const rows = [...groups].map(([key, group]): Cell[] => {
-    const rate = passRate(group);
+    const counts = outcomeCounts(group);
     return [
       ...(indexOf === undefined ? [] : [String(indexOf(key))]),
       key,
       String(group.length),
-      ...(showVerified ? [String(rate.total)] : []),
-      count(rate.passed, "pass"),
-      count(group.filter((row) => rowOutcome(row) === "failed").length, "fail"),
-      ratePct(rate),
+      count(counts.passed, "pass"),
+      count(counts.failed, "fail"),
+      ...(showNotVerified ? [count(counts.not_evaluated, "warn")] : []),
+      outcomePct(counts),
       toned(failureCounts(group), "fail"),
     ];
   });
@@ -156,22 +157,21 @@ function headline(loaded: LoadedResults, summary: ResultSummary, palette: Palett
   const pairs = Object.keys(summary.completion_by_combo).length;
   const shape = [plural(summary.num_questions, "question"), plural(pairs, "model pair")];
   if (summary.num_replicates > 1) shape.push(plural(summary.num_replicates, "replicate"));
-  const overall = summary.template_pass_overall;
-  const failed = rows.filter((row) => rowOutcome(row) === "failed").length;
+  const { passed, failed, not_evaluated: notEvaluated } = summary.outcomes;
   const failures = failureCounts(rows);
+  const judged = passed + failed;
   const rate =
-    overall.total === 0
-      ? "- (no result had template verification)"
-      : `${pct(overall.pass_pct)}${overall.total < rows.length ? `  (of the ${overall.total} verified)` : ""}`;
+    judged === 0
+      ? "- (no result passed or failed)"
+      : `${pct(summary.outcomes.pass_pct)}${judged < rows.length ? `  (of the ${judged} passed or failed)` : ""}`;
   const paint = (value: number, tone: "pass" | "fail" | "warn") =>
     value > 0 ? palette.paint(String(value), tone) : String(value);
   const stats: [string, string][] = [
     ["results", `${rows.length}  (${shape.join(", ")})`],
-    ["passed", paint(overall.passed, "pass")],
+    ["passed", paint(passed, "pass")],
     ["failed", `${paint(failed, "fail")}${failures === "" ? "" : `  (${failures})`}`],
     ["pass rate", rate],
   ];
-  const notEvaluated = rows.filter((row) => rowOutcome(row) === "not_evaluated").length;
   if (notEvaluated > 0)
     stats.splice(3, 0, [
       "not verified",
@@ -180,6 +180,8 @@ function headline(loaded: LoadedResults, summary: ResultSummary, palette: Palett
   const width = Math.max(...stats.map(([label]) => label.length));
   return [...lines, ...stats.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)];
 }
+
+type TraitType = "llm" | "regex" | "callable" | "metric" | "agentic";
 
 /** Reasons listed per failure category; the rest are counted. */
 const REASONS_PER_CATEGORY = 3;
@@ -230,9 +232,9 @@ function traitText(trait: TraitSummary): string {
 
 function rubricLines(summary: ResultSummary, palette: Palette): string[] {
   const scores = summary.rubric_scores;
-  const global = summary.rubric_traits.global_traits;
-  const scope = (type: keyof typeof global, name: string) =>
-    global[type].names.includes(name.split(".", 1)[0] ?? name) ? "global" : "question";
+  const global = summary.rubric_traits?.global_traits;
+  const scope = (type: TraitType, name: string) =>
+    global?.[type].names.includes(name) ? "global" : "question";
   const rows: string[][] = [];
   for (const type of ["llm", "regex", "callable"] as const) {
     for (const [name, trait] of Object.entries(scores[type]))
@@ -275,7 +277,7 @@ function replicateLines(summary: ResultSummary, palette: Palette): string[] {
     ...table(
       [
         { header: "replicate" },
-        { header: "verified", right: true },
+        { header: "judged", right: true },
         { header: "passed", right: true },
         { header: "pass rate", right: true },
       ],
@@ -356,7 +358,7 @@ function tokenLines(summary: ResultSummary, pricesLabel: string, palette: Palett
 function breakdown(
   rows: readonly VerificationResult[],
   grouping: ResultsGrouping,
-  options: { showVerified: boolean; palette: Palette },
+  options: { showNotVerified: boolean; palette: Palette },
 ): string[] {
   const [title, column] = GROUP_TITLES[grouping];
   const groups = groupBy(rows, keysFor(grouping));
@@ -387,9 +389,9 @@ function summaryText(loaded: LoadedResults, summary: ResultSummary, layout: Summ
   const lines = headline(loaded, summary, palette);
   const rows = loaded.results;
   if (rows.length === 0) return lines;
-  const showVerified = rows.some((row) => !verified(row));
+  const showNotVerified = summary.outcomes.not_evaluated > 0;
   for (const grouping of layout.by === "model" ? (["model"] as const) : (["model", layout.by] as const))
-    lines.push(...breakdown(rows, grouping, { showVerified, palette }));
+    lines.push(...breakdown(rows, grouping, { showNotVerified, palette }));
   return [
     ...lines,
     ...failureLines(rows, palette, layout.showCommand),

@@ -4,7 +4,7 @@
  * were judged wrong, and says so with exit code 1.
  */
 import type { RunSummary, VerificationRun } from "../pipeline/index.js";
-import type { FailureCategory, VerificationResult } from "../results/index.js";
+import { type FailureCategory, passRateOf, type VerificationResult } from "../results/index.js";
 import { CliExit, EXIT } from "./cli-io.js";
 import { failureDigest } from "./failure-reasons.js";
 
@@ -56,9 +56,9 @@ export interface RunOutcomeOptions {
   resumeCommand?: string;
 }
 
-/** The pass rate of the summary tables and the progress bar (`passRate` of results/): passed / verified, in %. */
+/** The pass rate of every summary (`passRateOf` of results/): passed / (passed + failed), in %. */
 function passRate(summary: RunSummary): number {
-  return summary.verified === 0 ? 0 : (100 * summary.passed) / summary.verified;
+  return 100 * passRateOf(summary.passed, summary.failed);
 }
 
 /**

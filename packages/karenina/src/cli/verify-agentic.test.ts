@@ -5,17 +5,15 @@
  */
 import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { SUM_PROJECT, TESTS_PASS_TEMPLATE } from "../agentic/__fixtures__/sum-project.js";
 import { Benchmark } from "../benchmark/index.js";
 import { drugBenchmark, runKarenina, scriptedVerifyArgs } from "../test-support/cli.js";
+import { mcpHttpServerPerTest } from "../test-support/mcp-http-server.js";
 import { startOpenAiServer } from "../test-support/openai-server/index.js";
 import { serverPerTest } from "../test-support/server-per-test.js";
 import { EXIT } from "./cli-io.js";
@@ -38,7 +36,7 @@ module.exports = { sum };
 const server = serverPerTest(startOpenAiServer);
 let dir = "";
 let root = "";
-const httpServers: Server[] = [];
+const startMcpHttp = mcpHttpServerPerTest();
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "karenina-cli-agentic-"));
@@ -46,10 +44,6 @@ beforeEach(async () => {
   await cp(SUM_PROJECT, join(root, "sum-project"), { recursive: true });
 });
 afterEach(async () => {
-  for (const http of httpServers.splice(0)) {
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-  }
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -288,19 +282,7 @@ describe("karenina verify --mcp", () => {
 
   test("a streamable-HTTP MCP server", async () => {
     const calls: unknown[] = [];
-    const http = createServer(async (req, res) => {
-      const mcp = geneToolsServer("http-genes", calls);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on("close", () => {
-        void transport.close();
-        void mcp.close();
-      });
-      await mcp.connect(transport);
-      await transport.handleRequest(req, res);
-    });
-    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-    httpServers.push(http);
-    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    const url = await startMcpHttp(() => geneToolsServer("http-genes", calls));
     const file = await drugCheckpoint();
     scriptGeneLookup();
     const { code, result } = await verify(file, "--mcp", `genes=${url}`);

@@ -1,218 +1,62 @@
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
+import { Option } from "commander";
 import { Benchmark, selectQuestions } from "../benchmark/index.js";
-import { type ManualTraces, readManualTracesFile } from "../llm/index.js";
-import {
-  ConfigError,
-  dumpVerificationConfig,
-  loadPreset,
-  loadPriceTable,
-  type ModelConfigInput,
-  parseModelSpec,
-  parseVerificationConfig,
-  type RunSummary,
-  SECRET_MASK,
-} from "../pipeline/index.js";
+import type { ReplayStore } from "../llm/index.js";
+import { loadPriceTable, type RunSummary, savePreset, type VerificationConfig } from "../pipeline/index.js";
 import { DEFAULT_DB_FILE, openStorage } from "../storage/index.js";
-import { TEMPLATE_ISOLATIONS, type TemplateIsolation } from "../templates/index.js";
-import {
-  AGENTIC_HELP,
-  type AgenticOptions,
-  addAgenticConfigOptions,
-  addAgenticRunOptions,
-  agenticRunOptions,
-  applyAgenticOptions,
-  checkAgenticRun,
-} from "./agentic-options.js";
-import { BUNDLED_EXAMPLE_CONFIG, BUNDLED_RECORDINGS } from "./bundled-example.js";
+import { TEMPLATE_ISOLATIONS } from "../templates/index.js";
+import { AGENTIC_HELP, addAgenticRunOptions, agenticRunOptions, checkAgenticRun } from "./agentic-options.js";
+import { BUNDLED_RECORDINGS } from "./bundled-example.js";
 import { BUNDLED_EXAMPLE, type CliIo, CliUsageError, EXIT_CODES_HELP } from "./cli-io.js";
 import { type CommandSession, commandSession } from "./command-session.js";
-import { configErrorInFlagTerms } from "./config-flags.js";
 import { DbRunSink } from "./db-runs.js";
 import { RECORDED_DRY_RUN_NOTE, runDryRun } from "./dry-run-report.js";
 import { runInteractively, runResultsReport, verifyReportOptions } from "./interactive-run.js";
+import { defaultCaptureDir } from "./original-flags.js";
 import { assertModelsReachable } from "./preflight.js";
 import { startPythonSandboxEarly } from "./python-sandbox-start.js";
 import { QUESTION_SELECTOR_HELP, selectBenchmarkQuestions } from "./question-selector.js";
+import {
+  addRecordingOptions,
+  checkRecordingFlags,
+  RECORDING_HELP,
+  REPLAYED_DRY_RUN_NOTE,
+  type RecordingRun,
+  ReplayMisses,
+  recordingRun,
+} from "./recording-flags.js";
 import { OUTCOME_HELP } from "./results-report.js";
+import { makeRunDirectory, planRunDirectory, type RunDirectory, RunManifestWriter } from "./run-directory.js";
 import { endRun, SystemFailures } from "./run-outcome.js";
 import { refuseToAppend, runOutput } from "./run-output.js";
+import { writeRunTraces } from "./run-traces.js";
 import { NothingToVerifyError, skippedSummary, skippedText } from "./skipped-questions.js";
+import {
+  addConfigOptions,
+  buildConfigWithNotes,
+  collect,
+  MAX_REPLICATES,
+  usesRecordedExample,
+  type VerifyOptions,
+} from "./verify-config.js";
+import {
+  addOriginalRunOptions,
+  applyWizard,
+  checkRunFlags,
+  loadReplay,
+  resolveQuestionFlags,
+} from "./verify-run-flags.js";
 
-/** Options of `karenina verify`, as commander gives them. */
-export interface VerifyOptions extends AgenticOptions {
-  db?: string;
-  isolation?: TemplateIsolation;
-  answering?: string[];
-  parsing?: string[];
-  preset?: string;
-  replicates?: number;
-  concurrency?: number;
-  mode?: "template_only" | "template_and_rubric" | "rubric_only";
-  output?: string;
-  resume?: boolean;
-  cache?: string;
-  prices?: string;
-  abstention?: boolean;
-  sufficiency?: boolean;
-  deepJudgment?: "disabled" | "reasoning_only" | "full";
-  endpointKeyEnv?: string;
-  manualTraces?: string;
-  refreshCache?: boolean;
-  endpointLimit?: string[];
-  question?: string[];
-  progress?: boolean;
-  failUnder?: number;
-  dryRun?: boolean;
-  json?: boolean;
-  includeDrafts?: boolean;
-  preflight?: boolean;
-}
-
-/**
- * The most replicates a run takes: more is almost always a typo, and its dry run alone would walk every task
- * for minutes.
- */
-export const MAX_REPLICATES = 1_000;
-
-const ENDPOINT_INTERFACES = new Set(["openai_endpoint", "openai", "google", "openrouter"]);
-
-/** Turns a model SPEC into a model config; `openai_endpoint` keys come from `--endpoint-key-env` only. */
-export function modelFromSpec(
-  spec: string,
-  env: NodeJS.ProcessEnv,
-  keyEnv: string | undefined,
-  manualTraces: ManualTraces | null = null,
-): ModelConfigInput {
-  if (spec === "manual" || spec.startsWith("manual:")) {
-    if (manualTraces === null) {
-      throw new CliUsageError(
-        `model ${JSON.stringify(spec)}: the manual interface needs --manual-traces FILE`,
-      );
-    }
-    return { interface: "manual", manual_traces: manualTraces } as ModelConfigInput;
-  }
-  const parsed = parseModelSpec(spec);
-  const model: Record<string, unknown> = {
-    id: parsed.modelName,
-    model_name: parsed.modelName,
-    interface: parsed.interface,
-  };
-  if (parsed.baseUrl !== null) {
-    model[
-      parsed.interface === "anthropic" || parsed.interface === "claude_tool"
-        ? "anthropic_base_url"
-        : "endpoint_base_url"
-    ] = parsed.baseUrl;
-  } else if (parsed.interface === "openai_endpoint") {
-    throw new CliUsageError(
-      `model ${JSON.stringify(spec)}: openai_endpoint needs @base_url, e.g. openai_endpoint:llama3.1@http://127.0.0.1:11434/v1`,
-    );
-  }
-  if (parsed.interface === "openai_endpoint") {
-    const key = keyEnv === undefined ? undefined : env[keyEnv];
-    if (keyEnv !== undefined && !key) throw new CliUsageError(`--endpoint-key-env: ${keyEnv} is not set`);
-    // Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the client must send one.
-    model.endpoint_api_key = key ?? "not-needed";
-  }
-  if (
-    !ENDPOINT_INTERFACES.has(parsed.interface) &&
-    parsed.baseUrl !== null &&
-    parsed.interface !== "anthropic"
-  ) {
-    throw new CliUsageError(`model ${JSON.stringify(spec)}: interface ${parsed.interface} takes no base URL`);
-  }
-  return model as ModelConfigInput;
-}
-
-/**
- * A preset's `openai_endpoint` models with their key given again: presets never store keys (they hold the
- * mask), so the key comes from `--endpoint-key-env`, or the placeholder local servers accept.
- */
-function withEndpointKeys(
-  config: Record<string, unknown>,
-  env: NodeJS.ProcessEnv,
-  keyEnv: string | undefined,
-): Record<string, unknown> {
-  const key = keyEnv === undefined ? "not-needed" : env[keyEnv];
-  if (keyEnv !== undefined && !key) throw new CliUsageError(`--endpoint-key-env: ${keyEnv} is not set`);
-  const resupply = (models: unknown) =>
-    Array.isArray(models)
-      ? models.map((model: Record<string, unknown>) =>
-          model.interface === "openai_endpoint" &&
-          (model.endpoint_api_key == null || model.endpoint_api_key === SECRET_MASK)
-            ? { ...model, endpoint_api_key: key }
-            : model,
-        )
-      : models;
-  return {
-    ...config,
-    answering_models: resupply(config.answering_models),
-    parsing_models: resupply(config.parsing_models),
-  };
-}
-
-/** No checkpoint and no models: the bundled example, answered and judged from its recorded example responses. */
-function usesRecordedExample(checkpoint: string | undefined, options: VerifyOptions): boolean {
-  return checkpoint === undefined && !options.answering && !options.parsing && options.preset === undefined;
-}
-
-/**
- * The run config from verify's flags: the bundled example's (`recorded`), else the `--preset` one, else empty;
- * then the model flags and the other config flags on top. Also used by `karenina preset save`.
- * @throws {CliUsageError} when a model is missing or a model SPEC is unusable.
- */
-export async function buildConfig(options: VerifyOptions, env: NodeJS.ProcessEnv, recorded: boolean) {
-  const base = recorded
-    ? BUNDLED_EXAMPLE_CONFIG
-    : options.preset === undefined
-      ? {}
-      : withEndpointKeys(
-          dumpVerificationConfig((await loadPreset(options.preset, { env })).config),
-          env,
-          options.endpointKeyEnv,
-        );
-  const input: Record<string, unknown> = { ...base };
-  const traces = options.manualTraces === undefined ? null : await readManualTracesFile(options.manualTraces);
-  const models = (specs: string[] | undefined) =>
-    specs?.map((spec) => modelFromSpec(spec, env, options.endpointKeyEnv, traces));
-  const answering = models(options.answering);
-  const parsing = models(options.parsing);
-  if (answering) input.answering_models = answering;
-  if (parsing) input.parsing_models = parsing;
-  if (!input.parsing_models)
-    throw new CliUsageError("give at least one --parsing model (or a --preset that has one)");
-  if (!input.answering_models)
-    throw new CliUsageError("give at least one --answering model (or a --preset that has one)");
-  if (options.replicates !== undefined) input.replicate_count = options.replicates;
-  if (options.mode !== undefined) input.evaluation_mode = options.mode;
-  if (options.abstention) input.abstention_enabled = true;
-  if (options.sufficiency) input.sufficiency_enabled = true;
-  if (options.deepJudgment !== undefined) input.deep_judgment_mode = options.deepJudgment;
-  if (options.concurrency !== undefined) {
-    input.async_enabled = true;
-    input.async_max_workers = options.concurrency;
-    input.max_concurrent_requests = options.concurrency;
-  }
-  applyAgenticOptions(input, options);
-  try {
-    return parseVerificationConfig(input, { env });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    const fromFlags = Object.keys(input).filter(
-      (field) => input[field] !== (base as Record<string, unknown>)[field],
-    );
-    throw configErrorInFlagTerms(error, {
-      fromFlags: new Set(fromFlags),
-      given: new Set(Object.keys(input)),
-      specs: {
-        ...(options.answering === undefined ? {} : { answering_models: options.answering }),
-        ...(options.parsing === undefined ? {} : { parsing_models: options.parsing }),
-      },
-      preset: options.preset,
-      env,
-    });
-  }
-}
+export {
+  addConfigOptions,
+  buildConfig,
+  buildConfigWithNotes,
+  collect,
+  integer,
+  MAX_REPLICATES,
+  modelFromSpec,
+  type VerifyOptions,
+} from "./verify-config.js";
 
 /** Commander's parser for a percentage (0 to 100). */
 function percentage(value: string): number {
@@ -224,21 +68,6 @@ function percentage(value: string): number {
   }
   return n;
 }
-
-/** Commander's parser for an integer option of at least `min` (and at most `max`, when given). */
-export function integer(name: string, min: number, max?: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min)
-      throw new CliUsageError(`${name}: expected an integer >= ${min}, found ${JSON.stringify(value)}`);
-    if (max !== undefined && n > max)
-      throw new CliUsageError(`${name}: at most ${max.toLocaleString("en-US")}, found ${value}`);
-    return n;
-  };
-}
-
-/** Commander's accumulator for a repeatable option. */
-export const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 /** `--endpoint-limit url=n` values as a map. */
 function endpointLimits(values: readonly string[]): Record<string, number> {
@@ -275,44 +104,6 @@ function resumeCommand(args: readonly string[]): string {
   return ["karenina", ...quoted, ...(args.includes("--resume") ? [] : ["--resume"])].join(" ");
 }
 
-/**
- * The options that shape a run's config, shared by `verify` and `preset save`: models, replicates,
- * concurrency, evaluation mode, the optional checks, the endpoint key's variable and the agentic options.
- */
-export function addConfigOptions(command: Command): Command {
-  command
-    .option("-a, --answering <spec>", "answering model interface:model[@base_url] (repeatable)", collect)
-    .option("-p, --parsing <spec>", "judge (parsing) model interface:model[@base_url] (repeatable)", collect)
-    .option(
-      "-r, --replicates <n>",
-      `runs per question and model pair (1 to ${MAX_REPLICATES})`,
-      integer("--replicates", 1, MAX_REPLICATES),
-    )
-    .option(
-      "-c, --concurrency <n>",
-      "tasks and LLM calls in flight (default: the config's, 2 tasks / 16 calls)",
-      integer("--concurrency", 1),
-    )
-    .addOption(
-      new Option("-m, --mode <mode>", "what to evaluate").choices([
-        "template_only",
-        "template_and_rubric",
-        "rubric_only",
-      ]),
-    )
-    .option("--abstention", "detect refusals before parsing")
-    .option("--sufficiency", "check that the answer holds what the template needs before parsing")
-    .addOption(
-      new Option("--deep-judgment <mode>", "template deep judgment").choices([
-        "disabled",
-        "reasoning_only",
-        "full",
-      ]),
-    )
-    .option("--endpoint-key-env <var>", "environment variable holding the API key of openai_endpoint models");
-  return addAgenticConfigOptions(command);
-}
-
 /** `karenina verify`. */
 export function registerVerifyCommand(
   program: Command,
@@ -327,7 +118,9 @@ export function registerVerifyCommand(
       .description(
         "Run a benchmark: every finished question against each answering model, judged by each parsing model",
       )
-      .argument("[checkpoint]", "benchmark checkpoint (.jsonld); default: the bundled example benchmark"),
+      .argument("[checkpoint]", "benchmark checkpoint (.jsonld); default: the bundled example benchmark")
+      // Extra operands are refused by checkRunFlags, which can say what the original's forms mean here.
+      .allowExcessArguments(true),
   )
     .option("--preset <name>", "start from a saved preset (name or path); flags override it")
     .option(
@@ -364,7 +157,7 @@ export function registerVerifyCommand(
     )
     .option(
       "--fail-under <pass-rate>",
-      "exit 1 when the pass rate (passed / verified, in %, as the summary tables show it) is below this, e.g. 80: for CI",
+      "exit 1 when the pass rate (passed / (passed + failed), in %, as every summary shows it) is below this, e.g. 80: for CI",
       percentage,
     )
     .option(
@@ -380,7 +173,7 @@ export function registerVerifyCommand(
         .choices(TEMPLATE_ISOLATIONS)
         .default("checkpoint"),
     );
-  addAgenticRunOptions(verify)
+  addAgenticRunOptions(addRecordingOptions(addOriginalRunOptions(verify)))
     .addHelpText(
       "after",
       `
@@ -414,6 +207,9 @@ category with their most common reasons, rubric traits, tokens and cost; coloure
 piped or with NO_COLOR); karenina show RUN QUESTION prints one result in full.
 ${OUTCOME_HELP}
 -q/--question takes ${QUESTION_SELECTOR_HELP}.
+The Python original's flags work too, applied only when given (docs/verify-flags.md maps each one):
+  karenina verify bench.jsonld --preset nightly --questions 0-5,8 --temperature 0 --run-root runs
+  karenina verify bench.jsonld --interactive --mode advanced      # a guided prompt for questions, models, options
 
 Only finished questions are verified: drafts (imported without --finished), questions without a template
 and questions whose template does not load are left out, and the plan and the run say which, why, and the
@@ -424,111 +220,241 @@ key; a model that fails stops the run with exit code 2 (--no-preflight skips the
 ${EXIT_CODES_HELP}`,
     )
     .addHelpText("after", AGENTIC_HELP)
-    .action(async (checkpoint: string | undefined, options: VerifyOptions) => {
-      if (options.resume && options.output === undefined)
-        throw new CliUsageError("--resume needs --output (the run log to continue)");
-      if (options.json && !options.dryRun) throw new CliUsageError("--json needs --dry-run");
-      const recorded = usesRecordedExample(checkpoint, options);
-      if (recorded) {
-        io.err(
-          `No checkpoint given: verifying the bundled example ${BUNDLED_EXAMPLE}\n` +
-            `with its recorded example responses (${BUNDLED_RECORDINGS}): written by hand for this demo, not produced by\n` +
-            "any model. No API key or network is used. Give --answering and --parsing models to run it live.\n\n",
-        );
-      }
-      const config = await buildConfig(options, env, recorded);
-      if (config.replicate_count > MAX_REPLICATES) {
-        throw new CliUsageError(
-          `replicates: at most ${MAX_REPLICATES.toLocaleString("en-US")}, found ${config.replicate_count} (replicate_count of --preset ${options.preset}); lower it with --replicates N`,
-        );
-      }
-      checkAgenticRun(config, options);
-      const limits = options.endpointLimit === undefined ? undefined : endpointLimits(options.endpointLimit);
-      const benchmark = await Benchmark.load(checkpoint ?? BUNDLED_EXAMPLE, { isolation: options.isolation });
-      // Ids, indexes and starts of question texts, as ids from here on.
-      if (options.question !== undefined)
-        options.question = selectBenchmarkQuestions(
-          benchmark,
-          options.question,
-          checkpoint ?? BUNDLED_EXAMPLE,
-        );
-      startPythonSandboxEarly(benchmark, config, io, session, {
-        ...(options.question === undefined ? {} : { questionIds: options.question }),
-        includeDrafts: options.includeDrafts === true,
-      });
-      const prices = options.prices === undefined ? undefined : await loadPriceTable(options.prices);
-      if (options.dryRun) {
-        await runDryRun(io, {
-          benchmark,
-          checkpoint: checkpoint ?? BUNDLED_EXAMPLE,
+    .addHelpText("after", RECORDING_HELP)
+    .action((checkpoint: string | undefined, options: VerifyOptions, command: Command) =>
+      verifyAction(checkpoint, command.args.slice(1), options, { io, rawArgs, env, session }),
+    );
+}
+
+/** What the action of `verify` gets from its registration. */
+interface VerifyContext {
+  io: CliIo;
+  rawArgs: readonly string[];
+  env: NodeJS.ProcessEnv;
+  session: CommandSession;
+}
+
+/** `-q`, `--question-ids` and `--questions` as question ids in `options.question`. */
+function chooseQuestions(benchmark: Benchmark, options: VerifyOptions, target: string): void {
+  resolveQuestionFlags(benchmark, options, target);
+  // Ids, indexes and starts of question texts, as ids from here on.
+  if (options.question !== undefined)
+    options.question = selectBenchmarkQuestions(benchmark, options.question, target);
+}
+
+/** Where a capture mode given without a directory captures: the run directory's, or beside a .json output. */
+function defaultCapture(options: VerifyOptions, runDirectory: RunDirectory | null): void {
+  const mode = options.captureWorkspaces ?? options.workspaceOutputMode;
+  if (
+    mode === undefined ||
+    mode === "none" ||
+    options.captureDir !== undefined ||
+    options.workspaceOutputDir !== undefined
+  )
+    return;
+  const dir = defaultCaptureDir(runDirectory?.path ?? null, options.output);
+  if (dir !== undefined) options.captureDir = dir;
+}
+
+async function verifyAction(
+  checkpoint: string | undefined,
+  extra: readonly string[],
+  options: VerifyOptions,
+  context: VerifyContext,
+): Promise<void> {
+  const { io, env } = context;
+  checkRunFlags(checkpoint, extra, options);
+  const target = checkpoint ?? BUNDLED_EXAMPLE;
+  let benchmark: Benchmark | null = null;
+  if (options.interactive) {
+    benchmark = await Benchmark.load(target, { isolation: options.isolation });
+    chooseQuestions(benchmark, options, target);
+    await applyWizard(benchmark, options, io);
+  }
+  const recorded = usesRecordedExample(checkpoint, options);
+  checkRecordingFlags(options, recorded);
+  if (recorded) {
+    io.err(
+      `No checkpoint given: verifying the bundled example ${BUNDLED_EXAMPLE}\n` +
+        `with its recorded example responses (${BUNDLED_RECORDINGS}): written by hand for this demo, not produced by\n` +
+        "any model. No API key or network is used. Give --answering and --parsing models to run it live.\n\n",
+    );
+  }
+  const runDirectory =
+    options.runRoot === undefined ? null : planRunDirectory(options.runRoot, options.runLabel);
+  if (runDirectory !== null) options.output = runDirectory.results;
+  defaultCapture(options, runDirectory);
+  const { config, notes } = await buildConfigWithNotes(options, env, recorded);
+  for (const note of notes) io.err(`${note}\n`);
+  if (config.replicate_count > MAX_REPLICATES) {
+    throw new CliUsageError(
+      `replicates: at most ${MAX_REPLICATES.toLocaleString("en-US")}, found ${config.replicate_count} (replicate_count of --preset ${options.preset}); lower it with --replicates N`,
+    );
+  }
+  checkAgenticRun(config, options);
+  if (options.wizard?.presetName != null) {
+    const file = await savePreset(config, options.wizard.presetName, { env });
+    io.err(`saved preset "${options.wizard.presetName}" to ${file}\n`);
+  }
+  if (benchmark === null) {
+    benchmark = await Benchmark.load(target, { isolation: options.isolation });
+    chooseQuestions(benchmark, options, target);
+  }
+  startPythonSandboxEarly(benchmark, config, io, context.session, {
+    ...(options.question === undefined ? {} : { questionIds: options.question }),
+    includeDrafts: options.includeDrafts === true,
+  });
+  const replay = await loadReplay(options);
+  const recording = await recordingRun(options);
+  if (options.dryRun) return dryRun(benchmark, config, options, { io, target, recorded, replay, recording });
+  return liveRun(benchmark, config, options, context, {
+    target,
+    recorded,
+    replay,
+    recording,
+    runDirectory,
+  });
+}
+
+async function dryRun(
+  benchmark: Benchmark,
+  config: VerificationConfig,
+  options: VerifyOptions,
+  run: {
+    io: CliIo;
+    target: string;
+    recorded: boolean;
+    replay: ReplayStore | null;
+    recording: RecordingRun | null;
+  },
+): Promise<void> {
+  const prices = options.prices === undefined ? undefined : await loadPriceTable(options.prices);
+  await runDryRun(run.io, {
+    benchmark,
+    checkpoint: run.target,
+    config,
+    ...agenticRunOptions(options),
+    json: options.json === true,
+    ...(options.question === undefined ? {} : { questionIds: options.question }),
+    ...(options.includeDrafts ? { includeDrafts: true } : {}),
+    ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
+    ...(prices === undefined || options.prices === undefined
+      ? {}
+      : { prices: { table: prices, file: options.prices } }),
+    ...(options.resume && options.output !== undefined
+      ? { resumeLog: runOutput(options.output).runLog }
+      : {}),
+    ...(run.recorded ? { notes: [RECORDED_DRY_RUN_NOTE] } : {}),
+    ...(run.recording?.mode === "replay" ? { notes: [REPLAYED_DRY_RUN_NOTE] } : {}),
+    ...(run.replay === null ? {} : { replay: run.replay }),
+  });
+}
+
+async function liveRun(
+  benchmark: Benchmark,
+  config: VerificationConfig,
+  options: VerifyOptions,
+  context: VerifyContext,
+  run: {
+    target: string;
+    recorded: boolean;
+    replay: ReplayStore | null;
+    recording: RecordingRun | null;
+    runDirectory: RunDirectory | null;
+  },
+): Promise<void> {
+  const { io, env } = context;
+  const { target, recorded, runDirectory } = run;
+  // The bundled example replays its own recordings; --record / --replay-recordings give a run's.
+  const recording = recorded ? { dir: BUNDLED_RECORDINGS, mode: "replay" as const } : run.recording;
+  const prices = options.prices === undefined ? undefined : await loadPriceTable(options.prices);
+  const limits = options.endpointLimit === undefined ? undefined : endpointLimits(options.endpointLimit);
+  const output = options.output === undefined ? null : runOutput(options.output);
+  if (output !== null && !options.resume && runDirectory === null) await refuseToAppend(output);
+  const selection = await selectQuestions(benchmark, config, {
+    unusable: "skip",
+    includeDrafts: options.includeDrafts === true,
+    ...(options.question === undefined ? {} : { questionIds: options.question }),
+  });
+  const questionsGiven = { questionsGiven: options.question !== undefined };
+  if (selection.questions.length === 0)
+    throw new NothingToVerifyError(target, selection.skipped, questionsGiven);
+  for (const line of skippedText(selection.skipped, target, questionsGiven)) io.err(`${line}\n`);
+  if (recording?.mode !== "replay" && options.preflight !== false)
+    await assertModelsReachable(config, { env });
+  if (runDirectory !== null) await makeRunDirectory(runDirectory);
+  const manifest =
+    runDirectory === null
+      ? null
+      : await RunManifestWriter.start(runDirectory, {
+          benchmarkPath: target,
+          selectedQuestions: selection.questions.length,
           config,
-          ...agenticRunOptions(options),
-          json: options.json === true,
-          ...(options.question === undefined ? {} : { questionIds: options.question }),
-          ...(options.includeDrafts ? { includeDrafts: true } : {}),
-          ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
-          ...(prices === undefined || options.prices === undefined
-            ? {}
-            : { prices: { table: prices, file: options.prices } }),
-          ...(options.resume && options.output !== undefined
-            ? { resumeLog: runOutput(options.output).runLog }
-            : {}),
-          ...(recorded ? { notes: [RECORDED_DRY_RUN_NOTE] } : {}),
         });
-        return;
-      }
-      const output = options.output === undefined ? null : runOutput(options.output);
-      if (output !== null && !options.resume) await refuseToAppend(output);
-      const target = checkpoint ?? BUNDLED_EXAMPLE;
-      const selection = await selectQuestions(benchmark, config, {
-        unusable: "skip",
-        includeDrafts: options.includeDrafts === true,
-        ...(options.question === undefined ? {} : { questionIds: options.question }),
-      });
-      const questionsGiven = { questionsGiven: options.question !== undefined };
-      if (selection.questions.length === 0)
-        throw new NothingToVerifyError(target, selection.skipped, questionsGiven);
-      for (const line of skippedText(selection.skipped, target, questionsGiven)) io.err(`${line}\n`);
-      if (!recorded && options.preflight !== false) await assertModelsReachable(config, { env });
-      const systemFailures = new SystemFailures();
-      const storage = options.db === undefined ? null : await openStorage(options.db);
-      const sink = storage === null ? null : await DbRunSink.open(storage, benchmark, config);
-      try {
-        const run = await runInteractively(benchmark, config, io, {
-          output,
-          progress: options.progress !== false,
-          sink,
-          onResult: (result) => systemFailures.add(result),
-          run: {
-            questions: selection.questions,
-            startedAt: session.startedAt,
-            ...(options.resume ? { resume: true } : {}),
-            ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
-            ...(options.refreshCache ? { cacheMode: "refresh" as const } : {}),
-            ...(limits === undefined ? {} : { endpointLimits: limits }),
-            ...(recorded ? { recording: { dir: BUNDLED_RECORDINGS, mode: "replay" as const } } : {}),
-            ...(prices === undefined ? {} : { prices }),
-            ...agenticRunOptions(options),
-          },
-        });
-        const written = output === null ? undefined : run.summary.aborted ? output.runLog : options.output;
-        const skipped = selection.skipped.length === 0 ? "" : ` · ${skippedSummary(selection.skipped)}`;
-        io.err(`${summaryLine(run.summary, written)}${skipped}\n`);
-        io.out(await runResultsReport(run, benchmark, verifyReportOptions(run, written, options, io)));
-        if (sink !== null) {
-          const stored = await sink.finish(run.summary);
-          if (stored !== null)
-            io.err(`saved run ${stored.runName} (${stored.processedCount} results) in ${sink.database}\n`);
-        }
-        for (const failure of run.failures.slice(0, 5))
-          io.err(`task ${failure.task.key.replace(/\t/g, " | ")} failed: ${String(failure.error)}\n`);
-        endRun(io.err, run, {
-          systemFailures,
-          resumeCommand: resumeCommand(rawArgs),
-          ...(options.failUnder === undefined ? {} : { failUnder: options.failUnder }),
-        });
-      } finally {
-        await storage?.close();
-      }
+  const systemFailures = new SystemFailures();
+  const misses = new ReplayMisses();
+  const storage = options.db === undefined ? null : await openStorage(options.db);
+  const sink = storage === null ? null : await DbRunSink.open(storage, benchmark, config);
+  try {
+    const verification = await runInteractively(benchmark, config, io, {
+      output,
+      progress: options.progress !== false,
+      sink,
+      onResult: (result) => {
+        systemFailures.add(result);
+        misses.add(result);
+      },
+      run: {
+        questions: selection.questions,
+        startedAt: context.session.startedAt,
+        ...(options.resume ? { resume: true } : {}),
+        ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
+        ...(options.refreshCache ? { cacheMode: "refresh" as const } : {}),
+        ...(limits === undefined ? {} : { endpointLimits: limits }),
+        ...(recording === null ? {} : { recording }),
+        ...(run.replay === null ? {} : { replay: run.replay }),
+        ...(prices === undefined ? {} : { prices }),
+        ...agenticRunOptions(options),
+      },
+    }).catch(async (error: unknown) => {
+      await manifest?.finish({ status: "failed", error });
+      throw error;
     });
+    const { summary } = verification;
+    if (runDirectory !== null) await writeRunTraces(runDirectory.traces, verification.results);
+    await manifest?.finish({
+      status: summary.aborted ? "interrupted" : "completed",
+      runName: summary.runName,
+    });
+    const written = output === null ? undefined : summary.aborted ? output.runLog : options.output;
+    const skipped = selection.skipped.length === 0 ? "" : ` · ${skippedSummary(selection.skipped)}`;
+    io.err(`${summaryLine(summary, written)}${skipped}\n`);
+    if (runDirectory !== null) io.err(`run directory: ${runDirectory.path}\n`);
+    io.out(
+      await runResultsReport(
+        verification,
+        benchmark,
+        verifyReportOptions(verification, written, options, io),
+      ),
+    );
+    if (sink !== null) {
+      const stored = await sink.finish(summary);
+      if (stored !== null)
+        io.err(`saved run ${stored.runName} (${stored.processedCount} results) in ${sink.database}\n`);
+    }
+    const shown = options.verbose ? verification.failures : verification.failures.slice(0, 5);
+    for (const line of misses.lines(recording?.dir ?? "")) io.err(`${line}\n`);
+    for (const failure of shown) {
+      const error = failure.error;
+      const detail = options.verbose && error instanceof Error && error.stack ? error.stack : String(error);
+      io.err(`task ${failure.task.key.replace(/\t/g, " | ")} failed: ${detail}\n`);
+    }
+    endRun(io.err, verification, {
+      systemFailures,
+      resumeCommand: resumeCommand(context.rawArgs),
+      ...(options.failUnder === undefined ? {} : { failUnder: options.failUnder }),
+    });
+  } finally {
+    await storage?.close();
+  }
 }

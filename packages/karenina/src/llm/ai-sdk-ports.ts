@@ -24,7 +24,7 @@ import {
   type PortCapabilities,
   type StructuredSchema,
 } from "./ports.js";
-import { addUsage, isUsageEmpty, type UsageMetadata } from "./usage.js";
+import { addUsage, emptyUsage, isUsageEmpty, type UsageMetadata } from "./usage.js";
 
 /** Sampling and timeout settings every provider adapter takes. */
 export interface ModelCallSettings {
@@ -156,6 +156,87 @@ async function call(
   }
 }
 
+/** A promise rejecting when `signal` aborts, for racing a stream read that would ignore the abort. */
+function whenAborted(signal: AbortSignal): { promise: Promise<never>; dispose(): void } {
+  let onAbort = () => {};
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  promise.catch(() => undefined);
+  return { promise, dispose: () => signal.removeEventListener("abort", onAbort) };
+}
+
+/**
+ * One streamed call through the provider's `doStream` (spec 05 §3.1 `streamInvoke`). The text is kept as it
+ * arrives, so a call cut by its wall-clock timeout still returns what the model had said, marked `isPartial`
+ * (usage is then unavailable: it comes in the last chunk). A stream that times out before any text is an error
+ * of category `rate_limit`, as the original classifies it (the server took the request but never started to
+ * answer), so the rate-limit budget retries it.
+ */
+async function streamCall(
+  target: LanguageModelTarget,
+  messages: readonly Message[],
+  callOptions: CallOptions,
+): Promise<LlmResponse> {
+  const timeoutMs = callOptions.timeoutMs ?? target.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const guard = callSignal(timeoutMs, callOptions.signal);
+  const name = target.modelName;
+  let text = "";
+  let usage: UsageMetadata | null = null;
+  try {
+    const { stream } = await target.model.doStream({
+      prompt: toPrompt(messages),
+      abortSignal: guard.signal,
+      ...(target.temperature === undefined ? {} : { temperature: target.temperature }),
+      ...(target.maxTokens === undefined ? {} : { maxOutputTokens: target.maxTokens }),
+    });
+    const reader = stream.getReader();
+    const aborted = whenAborted(guard.signal);
+    try {
+      for (;;) {
+        const next = await Promise.race([reader.read(), aborted.promise]);
+        if (next.done) break;
+        const part = next.value;
+        if (part.type === "text-delta") text += part.delta;
+        else if (part.type === "finish") usage = fromProviderUsage(part.usage, name);
+        else if (part.type === "error") throw part.error;
+      }
+    } finally {
+      aborted.dispose();
+      reader.cancel().catch(() => undefined);
+    }
+    const used = usage ?? { ...emptyUsage(), model: name };
+    return { content: text, usage: used, isPartial: false, usageUnavailable: isUsageEmpty(used) };
+  } catch (error) {
+    if (guard.timedOut()) {
+      if (text !== "") {
+        return {
+          content: text,
+          usage: { ...emptyUsage(), model: name },
+          isPartial: true,
+          usageUnavailable: true,
+        };
+      }
+      throw new LlmCallError(`LLM stream from ${name} sent no text within ${timeoutMs} ms`, {
+        category: "rate_limit",
+        model: name,
+        cause: error,
+      });
+    }
+    throw toPortError(error, {
+      model: name,
+      timeoutMs,
+      timedOut: false,
+      aborted: guard.aborted(),
+      secrets: target.secrets ?? [],
+    });
+  } finally {
+    guard.dispose();
+  }
+}
+
 function parseJson(text: string | null): { ok: true; value: unknown } | { ok: false } {
   if (text === null) return { ok: false };
   try {
@@ -217,7 +298,7 @@ async function structuredCall(
   }
 }
 
-const LLM_CAPABILITIES: PortCapabilities = Object.freeze({ ...BASE_CAPABILITIES });
+const LLM_CAPABILITIES: PortCapabilities = Object.freeze({ ...BASE_CAPABILITIES, supportsStreaming: true });
 const PARSER_CAPABILITIES: PortCapabilities = Object.freeze({
   ...BASE_CAPABILITIES,
   supportsStructuredOutput: true,
@@ -234,6 +315,7 @@ export function languageModelLlm(target: LanguageModelTarget): LlmPort {
       const { text, usage } = await call(target, messages, callOptions);
       return { content: text, usage, isPartial: false, usageUnavailable: isUsageEmpty(usage) };
     },
+    streamInvoke: (messages, callOptions = {}) => streamCall(target, messages, callOptions),
     close: async () => {},
   };
 }

@@ -45,6 +45,12 @@ export interface LlmResponse {
 export interface LlmPort {
   readonly capabilities: PortCapabilities;
   invoke(messages: readonly Message[], options?: CallOptions): Promise<LlmResponse>;
+  /**
+   * The same call, streamed (spec 05 §3.1 `streamInvoke`): when the call's timeout cuts the stream, the text
+   * received so far comes back with `isPartial: true` instead of an error. Present only on ports whose
+   * `capabilities.supportsStreaming` is true; callers fall back to `invoke` otherwise.
+   */
+  streamInvoke?(messages: readonly Message[], options?: CallOptions): Promise<LlmResponse>;
   /** Releases resources; idempotent. */
   close(): Promise<void>;
 }

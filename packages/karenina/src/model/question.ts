@@ -17,6 +17,8 @@ const dataObject = <V>(isValue: (value: unknown) => value is V, expected: string
       (value) => isPlainObject(value) && Object.values(value).every(isValue),
       `expected ${expected}`,
     )
+    // Documents the shape where a JSON Schema is generated (the server's OpenAPI document).
+    .meta({ type: "object" })
     .transform((value) => ({ ...value }));
 
 const jsonObject = dataObject((_value): _value is unknown => true, "an object");

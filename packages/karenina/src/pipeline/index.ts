@@ -56,3 +56,10 @@ export { stagesFor } from "./stage-list.js";
 export { AgenticTraitModelError } from "./stages/agentic-rubric-evaluation.js";
 export { type PipelineQuestion, taskKey, type VerificationTask } from "./task.js";
 export * from "./task-eval/index.js";
+export {
+  resolveSearchTool,
+  TAVILY_API_URL,
+  TAVILY_BASE_URL_VARIABLE,
+  type TavilySearchOptions,
+  tavilySearch,
+} from "./web-search/index.js";

@@ -15,15 +15,19 @@ import {
   type StructuredSchema,
   type UsageMetadata,
 } from "../llm/index.js";
-import type { ModelConfig } from "./config/index.js";
+import type { AgentRole, ModelConfig } from "./config/index.js";
 import type { RunStats } from "./run-stats.js";
 
 /** Where ports come from; built once per run so each model's client is made once. */
 export interface PortProvider {
   llm(model: ModelConfig): LlmPort;
   parser(model: ModelConfig): ParserPort;
-  /** The model's agent (tool loop or deep agent, see `agentPortFor`). */
-  agent(model: ModelConfig): AgentPort;
+  /**
+   * The model's agent (tool loop or deep agent, see `agentPortFor`) for `role`: an answering tool loop runs
+   * with the model's `agent_middleware`, a judging one without (as in the original, where only the answering
+   * agent has middleware). Default `answering`.
+   */
+  agent(model: ModelConfig, role?: AgentRole): AgentPort;
   embedding(model: ModelConfig, embeddingModel: string): EmbeddingPort;
   /** Closes every port handed out. */
   close(): Promise<void>;
@@ -39,7 +43,7 @@ export interface CallServices {
   cacheMode?: "use" | "refresh";
   stats: RunStats;
   signal?: AbortSignal;
-  /** Single calls are answered from recordings (nothing goes over the wire); agent runs are still live. */
+  /** Calls and agent runs are answered from recordings (nothing goes over the wire). */
   replaysCalls?: boolean;
 }
 
@@ -79,15 +83,22 @@ export class ModelCalls {
     private readonly recorder: CallRecorder,
   ) {}
 
-  /** A plain call: messages in, text out. Partial (cut) responses are never cached. */
-  async invoke(request: CallRequest): Promise<LlmResponse> {
+  /**
+   * A plain call: messages in, text out. With `stream` the call is streamed when the port can stream (spec 04
+   * §5.2 step 8), so a timeout returns the text received so far (`isPartial`). Partial responses are never
+   * cached; streamed and plain calls share cache entries (same messages, same answer).
+   */
+  async invoke(request: CallRequest & { stream?: boolean }): Promise<LlmResponse> {
     const { model, messages } = request;
     const port = this.services.ports.llm(model);
+    const streamed = request.stream === true && port.streamInvoke !== undefined;
     const { value: response, cached } = await this.cached(
       request,
       { kind: "invoke" },
       (value): value is LlmResponse => typeof (value as LlmResponse)?.content === "string",
-      (signal, timeoutMs) => port.invoke(messages, { signal, timeoutMs }),
+      (signal, timeoutMs) =>
+        (streamed ? port.streamInvoke?.(messages, { signal, timeoutMs }) : undefined) ??
+        port.invoke(messages, { signal, timeoutMs }),
       (value) => !value.isPartial,
     );
     this.recorder.recordUsage(request.stage, response.usage, cached);
@@ -121,13 +132,17 @@ export class ModelCalls {
   async runAgent(request: CallRequest & { options?: Omit<AgentRunOptions, "signal"> }): Promise<AgentResult> {
     const { model, messages, options } = request;
     const { scheduler, signal, stats } = this.services;
-    const port = this.services.ports.agent(model);
+    const port = this.services.ports.agent(
+      model,
+      request.stage === "answer_generation" ? "answering" : "judge",
+    );
     const result = await scheduler.run(
       endpointKey(model),
       (callSignal) => port.run(messages, { ...options, ...(callSignal ? { signal: callSignal } : {}) }),
       { signal },
     );
-    stats.calls += Math.max(1, result.turns);
+    if (this.services.replaysCalls) stats.replayedCalls += Math.max(1, result.turns);
+    else stats.calls += Math.max(1, result.turns);
     this.recorder.recordUsage(request.stage, result.usage, false);
     return result;
   }

@@ -197,8 +197,12 @@ describe("a run over real HTTP", () => {
     expect(chatBodies("answerer").filter((b) => JSON.stringify(b).includes("second"))).toHaveLength(3);
   });
 
-  test("a response that hangs times out per call and fails the task as timeout once retries are spent", async () => {
-    server.script({ match: { model: "answerer" }, reply: { text: "too late", delayMs: 5000 }, repeat: true });
+  test("a judge reply that hangs times out per call and fails the task as timeout once retries are spent", async () => {
+    server.script(answer("Which drug?", "Venetoclax."), {
+      match: { model: "judge" },
+      reply: { text: "too late", delayMs: 5000 },
+      repeat: true,
+    });
     const run = await runVerification(
       [question("q1", "Which drug?")],
       config(server, { request_timeout: 0.2 }),
@@ -207,7 +211,20 @@ describe("a run over real HTTP", () => {
       category: "timeout",
       reason: "timeout retries exhausted",
     });
-    expect(chatBodies("answerer")).toHaveLength(2);
+    expect(chatBodies("judge")).toHaveLength(2);
+  });
+
+  test("an answer stream that sends nothing before its timeout counts as a rate limit, as in the original", async () => {
+    server.script({ match: { model: "answerer" }, reply: { text: "too late", delayMs: 5000 }, repeat: true });
+    const run = await runVerification(
+      [question("q1", "Which drug?")],
+      config(server, { request_timeout: 0.2 }),
+    );
+    expect(run.results[0]?.metadata.failure).toMatchObject({
+      category: "rate_limit",
+      reason: "rate_limit retries exhausted",
+    });
+    expect(chatBodies("answerer")).toHaveLength(3);
   });
 
   test("truncated judge JSON is repaired; invalid JSON gets one feedback retry", async () => {

@@ -6,7 +6,11 @@ import type { CallableRegistry } from "../rubrics/index.js";
 import type { PythonSandbox } from "../sandbox/index.js";
 import { createTemplateSandbox, type TemplateIsolation } from "../templates/index.js";
 import { runBatch, type TaskFailure } from "./batch.js";
-import { dumpVerificationConfig, type VerificationConfig } from "./config/index.js";
+import {
+  dumpVerificationConfig,
+  type VerificationConfig,
+  verificationConfigWarnings,
+} from "./config/index.js";
 import type { PortProvider } from "./model-calls.js";
 import { taskPlan } from "./planning.js";
 import type { PriceTable } from "./pricing.js";
@@ -17,6 +21,8 @@ import { type PipelineQuestion, taskKey, type VerificationTask } from "./task.js
 
 /** What a run reports as it goes. */
 export type ProgressEvent =
+  /** A config warning (spec 04 §2.2, see `verificationConfigWarnings`), reported before `start`. */
+  | { type: "warning"; message: string }
   | { type: "start"; total: number; resumed: number; runName: string }
   | { type: "task-start"; task: VerificationTask }
   | {
@@ -54,11 +60,11 @@ export interface RunSummary extends RunStatsSnapshot {
   completed: number;
   /** Results carried over from the run log. */
   resumed: number;
-  /** Results that passed: template verification ran and gave true (`rowOutcome` "passed"). */
+  /** Results that passed: no failure, template verification ran and gave true (`rowOutcome` "passed"). */
   passed: number;
-  /** Results that failed: verification gave false, or the result has a failure (`rowOutcome` "failed"). */
+  /** Results that failed: the result has a failure, or verification did not give true (`rowOutcome` "failed"). */
   failed: number;
-  /** Results whose template verification ran: the pass rate is `passed / verified` (as `passRate`). */
+  /** Results whose template verification ran. The pass rate is `passRateOf(passed, failed)`, not over these. */
   verified: number;
   /** Tasks that threw outside their stages. */
   taskErrors: number;
@@ -246,6 +252,8 @@ export async function runVerification(
       services.stats;
     return { calls, replayedCalls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls };
   };
+  for (const message of verificationConfigWarnings(config))
+    options.onProgress?.({ type: "warning", message });
   options.onProgress?.({ type: "start", total, resumed: prior.length, runName: effectiveRunName });
   let outcome: Awaited<ReturnType<typeof runBatch>>;
   try {

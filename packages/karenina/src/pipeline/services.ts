@@ -12,7 +12,9 @@ import type { PythonSandbox } from "../sandbox/index.js";
 import { defaultPythonSandbox } from "../templates/index.js";
 import { AnswerShare } from "./answer-share.js";
 import {
+  type AgentRole,
   agentPortFor,
+  type Env,
   embeddingPortFor,
   llmPortFor,
   type ModelConfig,
@@ -40,6 +42,8 @@ export interface RunServices extends CallServices {
   workspaces: WorkspaceLeases;
   /** The run's trust domain: where its Python templates and callable traits run. */
   pythonSandbox: PythonSandbox;
+  /** Where the run reads `TAVILY_API_KEY` and `KARENINA_TAVILY_BASE_URL` (deep-judgment search). */
+  env: Env;
 }
 
 const portKeys = new WeakMap<ModelConfig, string>();
@@ -94,9 +98,10 @@ export class CachingPortProvider implements PortProvider {
     return memo(this.#parsers, portKey(model), () => parserPortFor(model, this.#routing));
   }
 
-  /** Agent runs are live even when `routing.recording` replays single calls: recordings do not cover them. */
-  agent(model: ModelConfig): AgentPort {
+  /** With `routing.recording`, agent runs are recorded or replayed like single calls. */
+  agent(model: ModelConfig, role: AgentRole = "answering"): AgentPort {
     const key = JSON.stringify([
+      role,
       portKey(model),
       model.mcp_urls_dict,
       model.mcp_tool_filter,
@@ -107,8 +112,13 @@ export class CachingPortProvider implements PortProvider {
       model.agent_timeout,
       model.agent_runtime,
     ]);
+    const { env, recording } = this.#routing;
     return memo(this.#agents, key, () =>
-      agentPortFor(model, this.#routing.env === undefined ? {} : { env: this.#routing.env }),
+      agentPortFor(model, {
+        role,
+        ...(env === undefined ? {} : { env }),
+        ...(recording === undefined ? {} : { recording }),
+      }),
     );
   }
 
@@ -194,6 +204,8 @@ export interface RunServicesOptions extends CallServicesOptions {
   agentCommands?: boolean;
   /** The trust domain's Python sandbox; default: the process's shared sandbox. */
   pythonSandbox?: PythonSandbox;
+  /** Where `TAVILY_API_KEY` and `KARENINA_TAVILY_BASE_URL` are read; default `process.env`. */
+  env?: Env;
 }
 
 /** The services of a run: {@link createCallServices} plus answer sharing and the replay store. */
@@ -207,5 +219,6 @@ export function createRunServices(config: VerificationConfig, options: RunServic
     agentCommands: options.agentCommands ?? false,
     workspaces: new WorkspaceLeases(),
     pythonSandbox: options.pythonSandbox ?? defaultPythonSandbox(),
+    env: options.env ?? process.env,
   };
 }

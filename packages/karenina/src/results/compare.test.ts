@@ -79,12 +79,16 @@ describe("comparing two runs", () => {
   });
 
   test("pass rates per run, over matched rows, and per model combination", () => {
-    expect(comparison.before).toEqual({ total: 5, passed: 4, pass_pct: 80, pass_rate: 0.8 });
-    expect(comparison.after).toEqual({ total: 4, passed: 3, pass_pct: 75, pass_rate: 0.75 });
-    expect(comparison.matched_before).toEqual({ total: 4, passed: 3, pass_pct: 75, pass_rate: 0.75 });
-    expect(comparison.matched_after).toEqual({ total: 3, passed: 2, pass_pct: 200 / 3, pass_rate: 2 / 3 });
-    expect(comparison.summary.pass_pct_delta).toBeCloseTo(200 / 3 - 75, 12);
-    expect(comparison.by_combo["openai:answerer | openai:judge"]?.pass_pct_delta).toBe(-5);
+    // Passed / (passed + failed): the timeout and rate-limit rows count as failed.
+    expect(comparison.before).toEqual({ total: 6, passed: 4, pass_pct: (2 / 3) * 100, pass_rate: 2 / 3 });
+    expect(comparison.after).toEqual({ total: 6, passed: 3, pass_pct: 50, pass_rate: 0.5 });
+    expect(comparison.matched_before).toEqual({ total: 5, passed: 3, pass_pct: 60, pass_rate: 0.6 });
+    expect(comparison.matched_after).toEqual({ total: 5, passed: 2, pass_pct: 40, pass_rate: 0.4 });
+    expect(comparison.summary.pass_pct_delta).toBeCloseTo(-20, 12);
+    expect(comparison.by_combo["openai:answerer | openai:judge"]?.pass_pct_delta).toBeCloseTo(
+      50 - 200 / 3,
+      12,
+    );
   });
 
   test("a run compared with itself has no changes", () => {
@@ -112,6 +116,7 @@ describe("comparing two runs", () => {
   test("a row without failure and without template verification is not evaluated", () => {
     expect(rowOutcome(row())).toBe("not_evaluated");
     expect(rowOutcome(row({ verify: false, failure: null }))).toBe("failed");
+    expect(rowOutcome(row({ verify: true, failure: { category: "timeout" } }))).toBe("failed");
   });
 });
 
@@ -141,8 +146,9 @@ describe.skipIf(!hasConformance)(
       expect(comparison.failure_changed[0]).toMatchObject({
         question_id: "q-timeout",
         answering_model: "langchain:gpt-4o",
-        before: { outcome: "passed", failure_category: "timeout", result_id: "b60b6a00a978f080" },
-        after: { outcome: "passed", failure_category: "connection" },
+        // verify_result is true, but a row with a failure is failed, never passed.
+        before: { outcome: "failed", failure_category: "timeout", result_id: "b60b6a00a978f080" },
+        after: { outcome: "failed", failure_category: "connection" },
       });
     });
   },

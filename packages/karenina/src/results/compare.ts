@@ -1,15 +1,9 @@
 import { modelComboKey } from "./model-combo-key.js";
 import { displayString } from "./model-identity.js";
+import { type RowOutcome, rowOutcome } from "./outcome.js";
 import { rowKey } from "./row-key.js";
 import { type PassRate, passRate } from "./summary.js";
 import type { FailureCategory, FailureGroup, VerificationResult } from "./verification-result.js";
-
-/**
- * What a row came to: `passed` (template verification ran and `verify_result` is true), `failed` (it has a
- * failure, or template verification ran and did not pass), or `not_evaluated` (no failure and no template
- * verification, e.g. a rubric-only row).
- */
-export type RowOutcome = "passed" | "failed" | "not_evaluated";
 
 /** A row's outcome and failure, as a comparison reports it. */
 export interface RowState {
@@ -113,27 +107,6 @@ export interface RunComparison {
   questions_changed: QuestionChange[];
   only_before: UnmatchedRow[];
   only_after: UnmatchedRow[];
-}
-
-/**
- * The outcome of a row.
- * @example
- * const row = (template, failure = null) => parseVerificationResult({
- *   metadata: { question_id: "q1", template_id: "t", question_text: "Why?", failure,
- *     answering: { interface: "openai", model_name: "gpt-4.1" }, parsing: { interface: "openai", model_name: "gpt-4.1" },
- *     execution_time: 1, timestamp: "2026-04-21 12:00:00", result_id: "0000000000000001" },
- *   template,
- * });
- * rowOutcome(row({ template_verification_performed: true, verify_result: true })); // "passed"
- * rowOutcome(row({}, { category: "timeout", stage: "generate_answer", reason: "timed out" })); // "failed"
- * rowOutcome(row({})); // "not_evaluated"
- */
-export function rowOutcome(result: VerificationResult): RowOutcome {
-  const template = result.template;
-  if (template?.template_verification_performed === true) {
-    return template.verify_result === true ? "passed" : "failed";
-  }
-  return result.metadata.failure === null ? "not_evaluated" : "failed";
 }
 
 function rowState(result: VerificationResult): RowState {

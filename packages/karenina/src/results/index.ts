@@ -5,10 +5,8 @@ export {
   type QuestionChange,
   type RowChange,
   type RowIdentity,
-  type RowOutcome,
   type RowState,
   type RunComparison,
-  rowOutcome,
   type UnmatchedRow,
 } from "./compare.js";
 export { VerificationResultError } from "./errors.js";
@@ -23,12 +21,14 @@ export {
 } from "./failure.js";
 export { answeringMcpServers, answeringModelKey, modelComboKey } from "./model-combo-key.js";
 export { canonicalKey, displayString, type ModelIdentity, ModelIdentitySchema } from "./model-identity.js";
+export { type OutcomeCounts, outcomeCounts, passRateOf, type RowOutcome, rowOutcome } from "./outcome.js";
 export { localTimestamp, type ResultIdInput, resultId } from "./result-id.js";
 export { type ModelGrouping, type ResultFilter, VerificationResultSet } from "./result-set.js";
 export { type RetryBudgets, RetryTracker } from "./retry-tracker.js";
 export { rowKey } from "./row-key.js";
 export {
   type ComboPassAtK,
+  type ComboTokens,
   type Completion,
   type CostSummary,
   type GroupOutcome,

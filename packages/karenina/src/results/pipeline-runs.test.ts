@@ -210,9 +210,10 @@ describe("rows from a pipeline run", () => {
       true_count: 2,
       rate: 2 / 6,
     });
-    expect(summary.rubric_traits.global_traits).toMatchObject({
-      llm: { count: 2, names: ["clarity", "names_target"] },
-      regex: { count: 1, names: ["cites"] },
+    // Evaluations: 6 rows × 2 LLM traits, 6 × 1 regex trait.
+    expect(summary.rubric_traits?.global_traits).toMatchObject({
+      llm: { count: 12, names: ["clarity", "names_target"] },
+      regex: { count: 6, names: ["cites"] },
     });
 
     // Per row: one answer (100 in, 20 out), one extraction and one rubric call (50 in, 10 out each).
@@ -224,7 +225,8 @@ describe("rows from a pipeline run", () => {
       total_input_std: 0,
       template_input: 6 * 150,
       rubric_input: 6 * 50,
-      deep_judgment_input: 0,
+      deep_judgment_input: null,
+      median_per_question_input: 200,
       num_results_with_usage: 6,
     });
     expect(Object.keys(summary.tokens.by_stage).sort()).toEqual([
@@ -233,8 +235,9 @@ describe("rows from a pipeline run", () => {
       "rubric_evaluation",
     ]);
     expect(summary.tokens_by_combo[COMBO]).toMatchObject({
-      input_tokens: 1200,
-      output_tokens: 240,
+      input: 1200,
+      output: 240,
+      total: 1440,
       num_results: 6,
     });
     expect(summary.cost?.total_usd).toBeCloseTo((6 * 120 * 1 + 6 * 120 * 2) / 1e6, 15);

@@ -72,15 +72,16 @@ describe("a result set", () => {
     expect(modelComboKey(rows[0] ?? row())).toBe("openai:answerer | openai:judge");
   });
 
-  test("an empty set has nothing to group and summarises to zeros", () => {
+  test("an empty set has nothing to group and summarises to zeros and the original's nulls", () => {
     const empty = new VerificationResultSet();
     expect(empty.length).toBe(0);
     expect(empty.groupByQuestion().size).toBe(0);
     expect(empty.getSummary()).toMatchObject({
       num_results: 0,
-      template_pass_overall: { total: 0, passed: 0, pass_pct: 0, pass_rate: 0 },
+      outcomes: { passed: 0, failed: 0, pass_rate: 0 },
+      template_pass_overall: null,
       replicate_stats: null,
-      trace_length_stats: { num_traces: 0, median_iterations: 0 },
+      trace_length_stats: null,
     });
   });
 

@@ -62,7 +62,7 @@ function matchesFilter(result: VerificationResult, criteria: ResultFilter): bool
  * set.getQuestionIds(); // ["q1", "q2"]
  * set.filter({ replicates: [1] }).length; // 2
  * [...set.groupByReplicate().keys()]; // [1, 2]
- * set.getSummary().template_pass_overall; // { total: 3, passed: 2, pass_pct: 66.66666666666667, pass_rate: 0.6666666666666666 }
+ * set.getSummary().template_pass_overall; // { total: 3, passed: 2, pass_pct: 66.66666666666666, pass_rate: 0.6666666666666666 }
  */
 export class VerificationResultSet implements Iterable<VerificationResult> {
   readonly results: readonly VerificationResult[];

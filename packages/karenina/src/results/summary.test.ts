@@ -1,13 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, test } from "vitest";
 import { conformancePath, hasConformance, SKIP_REASON } from "../test-support/conformance.js";
+import { ORIGINAL_SUMMARY_KEYS, ORIGINAL_TOKEN_KEYS } from "./__fixtures__/original-summary-keys.js";
 import { row } from "./__fixtures__/rows.js";
 import { passAtK, summarizeResults, type TokenPrice } from "./index.js";
 
 const COMBO = "openai:answerer | openai:judge";
 
 describe("pass rates", () => {
-  test("count only rows with template verification performed; completion counts rows without a failure", () => {
+  test("count passed and failed rows (a failure counts, verified or not); completion counts rows without a failure", () => {
     const summary = summarizeResults([
       row({ question: "q1", keywords: ["oncology", "bcl2"], verify: true }),
       row({ question: "q1", keywords: ["oncology", "bcl2"], verify: false }),
@@ -15,29 +16,34 @@ describe("pass rates", () => {
       row({ question: "q2", keywords: ["oncology"], verify: true, parsing: "judge2" }),
       row({ question: "q3", keywords: null }),
     ]);
-    expect(summary.template_pass_overall).toEqual({
-      total: 3,
+    expect(summary.outcomes).toEqual({
+      results: 5,
       passed: 2,
-      pass_pct: 200 / 3,
-      pass_rate: 2 / 3,
+      failed: 2,
+      not_evaluated: 1,
+      verified: 3,
+      pass_rate: 0.5,
+      pass_pct: 50,
     });
+    expect(summary.template_pass_overall).toEqual({ total: 4, passed: 2, pass_pct: 50, pass_rate: 0.5 });
     expect(summary.template_pass_by_combo).toEqual({
-      [COMBO]: { total: 2, passed: 1, pass_pct: 50, pass_rate: 0.5 },
+      [COMBO]: { total: 3, passed: 1, pass_pct: (1 / 3) * 100, pass_rate: 1 / 3 },
       "openai:answerer | openai:judge2": { total: 1, passed: 1, pass_pct: 100, pass_rate: 1 },
     });
     expect(summary.completion_by_combo[COMBO]).toEqual({ total: 4, completed: 2, completion_pct: 50 });
     expect(summary.template_pass_by_question.q2).toEqual({
       question_text: "Text of q2",
-      total: 1,
+      total: 2,
       passed: 1,
-      pass_pct: 100,
-      pass_rate: 1,
+      failed: 1,
+      pass_pct: 50,
+      pass_rate: 0.5,
       num_results: 2,
       num_completed: 1,
       completion_pct: 50,
     });
     expect(summary.template_pass_by_question.q3).toMatchObject({ total: 0, pass_pct: 0, num_completed: 1 });
-    expect(summary.template_pass_by_keyword.oncology).toMatchObject({ total: 3, passed: 2, num_results: 4 });
+    expect(summary.template_pass_by_keyword.oncology).toMatchObject({ total: 4, passed: 2, num_results: 4 });
     expect(summary.template_pass_by_keyword.bcl2).toMatchObject({ total: 2, passed: 1, num_results: 2 });
     expect(Object.keys(summary.template_pass_by_keyword)).toEqual(["oncology", "bcl2"]);
     expect(summary.failures_by_category).toEqual({ content: 1, timeout: 1 });
@@ -91,8 +97,8 @@ describe("replicates and pass@k", () => {
   test("replicate statistics give each replicate's pass rate, and their mean and sample std", () => {
     expect(summary.num_replicates).toBe(3);
     expect(summary.replicate_stats?.replicate_pass_rates).toEqual({
-      1: { total: 3, passed: 2, pass_pct: 200 / 3, pass_rate: 2 / 3 },
-      2: { total: 3, passed: 1, pass_pct: 100 / 3, pass_rate: 1 / 3 },
+      1: { total: 3, passed: 2, pass_pct: (2 / 3) * 100, pass_rate: 2 / 3 },
+      2: { total: 3, passed: 1, pass_pct: (1 / 3) * 100, pass_rate: 1 / 3 },
       3: { total: 2, passed: 1, pass_pct: 50, pass_rate: 0.5 },
     });
     expect(summary.replicate_stats?.replicate_summary.mean).toBeCloseTo(0.5, 12);
@@ -132,6 +138,7 @@ describe("tokens and cost", () => {
         answer_generation: { input: 300, output: 150 },
         deep_judgment_excerpts: { input: 40, output: 8, model: "local-model" },
       },
+      judgment: true,
     }),
     row({ question: "q2", usage: null }),
   ];
@@ -151,11 +158,18 @@ describe("tokens and cost", () => {
       total_input_std: 95,
       template_input: 420,
       template_output: 210,
+      template_input_median: 210,
       rubric_input: 30,
       rubric_output: 5,
-      rubric_input_median: 15,
+      // The original's lists hold only the non-zero rubric counts: the median is of [30], not [30, 0].
+      rubric_input_median: 30,
+      rubric_input_std: 0,
       deep_judgment_input: 40,
       deep_judgment_output: 8,
+      median_per_question_input: 245,
+      median_per_question_input_std: 95,
+      median_per_question_output: 111.5,
+      median_per_question_output_std: 46.5,
       num_results_with_usage: 2,
     });
     expect(tokens.by_stage).toEqual({
@@ -176,8 +190,23 @@ describe("tokens and cost", () => {
         output_std: 46.5,
       },
     });
-    expect(tokens_by_combo[COMBO]).toMatchObject({ input_tokens: 150, output_tokens: 65, num_results: 1 });
+    expect(tokens_by_combo[COMBO]).toEqual({
+      input: 150,
+      output: 65,
+      total: 215,
+      num_results: 1,
+      input_median: 150,
+      input_std: 0,
+      output_median: 65,
+      output_std: 0,
+    });
     expect(summarizeResults(rows).cost).toBeNull();
+  });
+
+  test("the deep-judgment token figures are null when no row had deep judgment, as in the original", () => {
+    const { tokens } = summarizeResults(rows.slice(0, 1));
+    expect([tokens.deep_judgment_input, tokens.deep_judgment_output_std]).toEqual([null, null]);
+    expect(tokens.total_input).toBe(150);
   });
 
   test("cost prices each stage by its recorded model, falling back to the row's models, and lists unpriced ones", () => {
@@ -279,19 +308,25 @@ describe("rubric traits", () => {
     expect(summary.num_with_rubric).toBe(3);
   });
 
-  test("a trait scored for every question with rubric scores is global, the others question-specific", () => {
-    expect(summary.rubric_traits.global_traits).toMatchObject({
-      llm: { count: 4, names: ["clarity", "mechanism", "mentions_bcl2", "tone"] },
-      regex: { count: 1, names: ["cites"] },
-      metric: { count: 1, names: ["entities"] },
-      agentic: { count: 1, names: ["finds_file"] },
+  test("traits are counted by evaluation (one per score of each row), as the original counts them", () => {
+    // Global (scored for q1 and q2): llm 4 + 4 + 3 scores, regex 2, metric 2, agentic 2 (a null score is an
+    // evaluation too); question-specific: word_count, scored once.
+    expect(summary.rubric_traits?.global_traits).toEqual({
+      llm: { count: 11, names: ["clarity", "mechanism.steps", "mentions_bcl2", "tone"] },
+      regex: { count: 2, names: ["cites"] },
       callable: { count: 0, names: [] },
+      metric: { count: 2, names: ["entities"] },
+      agentic: { count: 2, names: ["finds_file"] },
     });
-    expect(summary.rubric_traits.question_specific_traits.callable).toEqual({
+    expect(summary.rubric_traits?.question_specific_traits.callable).toEqual({
       count: 1,
       names: ["word_count"],
     });
-    expect(summary.rubric_traits.question_specific_traits.llm.count).toBe(0);
+    expect(summary.rubric_traits?.question_specific_traits.llm.count).toBe(0);
+  });
+
+  test("no row with rubric scores: rubric_traits is null", () => {
+    expect(summarizeResults([row({ verify: true })]).rubric_traits).toBeNull();
   });
 });
 
@@ -339,7 +374,7 @@ describe("traces", () => {
 describe.skipIf(!hasConformance)(
   `rows exported by the original (${hasConformance ? "" : SKIP_REASON})`,
   () => {
-    test("the full export summarises: one completed row, both verified and passing, one timeout", async () => {
+    test("the full export summarises: both verified and true, but the timeout row is failed, not passed", async () => {
       const document = JSON.parse(
         await readFile(conformancePath("export_format/results_export_full.json"), "utf8"),
       ) as { results: unknown[] };
@@ -354,7 +389,11 @@ describe.skipIf(!hasConformance)(
         num_replicates: 0,
         total_execution_time: 0.5,
         failures_by_category: { timeout: 1 },
-        template_pass_overall: { total: 2, passed: 2, pass_pct: 100, pass_rate: 1 },
+        template_pass_overall: { total: 2, passed: 1, pass_pct: 50, pass_rate: 0.5 },
+        outcomes: { passed: 1, failed: 1, not_evaluated: 0, verified: 2 },
+        rubric_traits: null,
+        tool_usage_stats: null,
+        trace_length_stats: null,
         completion_by_combo: {
           "langchain:gpt-4o | langchain:gpt-4o": { total: 2, completed: 1, completion_pct: 50 },
         },
@@ -362,8 +401,93 @@ describe.skipIf(!hasConformance)(
         tokens: { total_input: 0, num_results_with_usage: 0, by_stage: {} },
         cost: { total_usd: 0, unpriced_models: [] },
       });
-      expect(summary.pass_at_k["langchain:gpt-4o | langchain:gpt-4o"]?.pass_at_k).toEqual({ 1: 1 });
+      expect(summary.pass_at_k["langchain:gpt-4o | langchain:gpt-4o"]?.pass_at_k).toEqual({ 1: 0.5 });
       expect(JSON.parse(JSON.stringify(summary))).toEqual(summary);
     });
   },
 );
+
+describe("the shape of the original's get_summary() (spec 06 §3.1)", () => {
+  const summary = summarizeResults([
+    row({
+      question: "q1",
+      replicate: 1,
+      verify: true,
+      usage: { answer_generation: { input: 10, output: 5 } },
+      rubric: { rubric_evaluation_performed: true, llm_trait_scores: { clarity: 4 } },
+      agentMetrics: { iterations: 2, tool_calls: 1, tool_call_counts: { search: 1 }, limit_reached: false },
+    }),
+    row({ question: "q1", replicate: 2, verify: false }),
+  ]);
+
+  test("its keys come first, in its order; ours follow under their own names", () => {
+    expect(Object.keys(summary).slice(0, ORIGINAL_SUMMARY_KEYS.length)).toEqual(ORIGINAL_SUMMARY_KEYS);
+    expect(Object.keys(summary.tokens).slice(0, ORIGINAL_TOKEN_KEYS.length)).toEqual(ORIGINAL_TOKEN_KEYS);
+  });
+
+  test("each section has the original's keys", () => {
+    expect(Object.keys(summary.tokens_by_combo[COMBO] ?? {}).slice(0, 3)).toEqual([
+      "input",
+      "output",
+      "total",
+    ]);
+    expect(Object.keys(summary.completion_by_combo[COMBO] ?? {})).toEqual([
+      "total",
+      "completed",
+      "completion_pct",
+    ]);
+    expect(Object.keys(summary.rubric_traits ?? {})).toEqual(["global_traits", "question_specific_traits"]);
+    expect(Object.keys(summary.rubric_traits?.global_traits ?? {})).toEqual([
+      "llm",
+      "regex",
+      "callable",
+      "metric",
+      "agentic",
+    ]);
+    expect(summary.rubric_traits?.global_traits.llm.count).toBe(1);
+    expect(Object.keys(summary.template_pass_overall ?? {}).slice(0, 3)).toEqual([
+      "total",
+      "passed",
+      "pass_pct",
+    ]);
+    expect(Object.keys(summary.replicate_stats ?? {})).toEqual(["replicate_pass_rates", "replicate_summary"]);
+    expect(Object.keys(summary.replicate_stats?.replicate_pass_rates[1] ?? {})).toEqual([
+      "total",
+      "passed",
+      "pass_pct",
+      "pass_rate",
+    ]);
+    expect(Object.keys(summary.replicate_stats?.replicate_summary ?? {})).toEqual(["mean", "std"]);
+    expect(Object.keys(summary.tool_usage_stats ?? {})).toEqual([
+      "tools",
+      "total_traces_with_tools",
+      "total_tool_calls",
+    ]);
+    expect(Object.keys(summary.tool_usage_stats?.tools.search ?? {})).toEqual([
+      "total_calls",
+      "traces_using",
+      "avg_calls_per_trace",
+    ]);
+    expect(Object.keys(summary.trace_length_stats ?? {})).toEqual([
+      "median_iterations",
+      "mean_iterations",
+      "std_iterations",
+      "min_iterations",
+      "max_iterations",
+      "num_traces",
+    ]);
+  });
+
+  test("an empty list has the original's nulls", () => {
+    expect(summarizeResults([])).toMatchObject({
+      num_results: 0,
+      rubric_traits: null,
+      template_pass_by_combo: null,
+      template_pass_overall: null,
+      replicate_stats: null,
+      tool_usage_stats: null,
+      trace_length_stats: null,
+      tokens: { total_input: 0, deep_judgment_input: null, median_per_question_input: 0 },
+    });
+  });
+});

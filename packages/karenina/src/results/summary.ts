@@ -1,6 +1,7 @@
 import { ownValue, setOwn } from "../plain-data/index.js";
 import { answeringModelKey, modelComboKey } from "./model-combo-key.js";
 import { canonicalKey, displayString } from "./model-identity.js";
+import { type OutcomeCounts, outcomeCounts, rowOutcome } from "./outcome.js";
 import { bump, entryOf, mean, median, populationStd, pushTo, ratio, sampleStd } from "./statistics.js";
 import type {
   AgentMetrics,
@@ -35,9 +36,10 @@ export interface SummaryOptions {
 // Result shape
 
 /**
- * Template pass counts of a group of rows: `total` rows had template verification performed, `passed` of
- * them have `verify_result === true`. `pass_rate` is in [0, 1], `pass_pct` in [0, 100]; both are 0 when
- * `total` is 0.
+ * Pass counts of a group of rows by the one definition of `rowOutcome` (see results/outcome.ts): `passed`
+ * rows passed, `total` = passed + failed (the rows judged; rows not evaluated are left out). `pass_rate` is
+ * in [0, 1], `pass_pct` in [0, 100]; both are 0 when `total` is 0. The original's `{total, passed, pass_pct}`
+ * plus `pass_rate`.
  */
 export interface PassRate {
   total: number;
@@ -48,6 +50,7 @@ export interface PassRate {
 
 /** Pass counts, and how many of the group's rows ended without a failure (`metadata.failure === null`). */
 export interface GroupOutcome extends PassRate {
+  failed: number;
   num_results: number;
   num_completed: number;
   completion_pct: number;
@@ -77,38 +80,59 @@ export interface TokenGroup extends TokenCounts {
   output_std: number;
 }
 
+/** A model combination's tokens as the original's `tokens_by_combo` has them (`total` = input + output), plus ours. */
+export interface ComboTokens {
+  input: number;
+  output: number;
+  total: number;
+  /** Rows of the combination that carry `usage_metadata`; the medians and stds are over their totals. */
+  num_results: number;
+  input_median: number;
+  input_std: number;
+  output_median: number;
+  output_std: number;
+}
+
 /**
- * Token usage of the rows. Sums are over every row with `usage_metadata`; medians and stds (population)
- * over those rows' per-row sums. `template_*` sums the `answer_generation` and `parsing` stages, `rubric_*`
- * the `rubric_evaluation` and `dynamic_rubric_presence_check` stages, `deep_judgment_*` every stage whose
- * name starts with `deep_judgment`.
+ * Token usage of the rows, with the original's `get_summary()` keys first. Sums are over every row with
+ * `usage_metadata`; medians and stds (population) over per-row counts, as the original takes them: `total_*`
+ * and `median_per_question_*` over every such row's total, `template_*` (the `answer_generation` and
+ * `parsing` stages) over the rows where either is non-zero, `rubric_*` (`rubric_evaluation` and
+ * `dynamic_rubric_presence_check`) and `deep_judgment_*` (every stage whose name starts with
+ * `deep_judgment`) over the non-zero counts. The `deep_judgment_*` values are null when no row has deep
+ * judgment performed, as in the original.
  */
 export interface TokenSummary {
   total_input: number;
-  total_output: number;
-  total_tokens: number;
-  total_input_median: number;
   total_input_std: number;
-  total_output_median: number;
+  total_output: number;
   total_output_std: number;
   template_input: number;
-  template_output: number;
-  template_input_median: number;
   template_input_std: number;
-  template_output_median: number;
+  template_output: number;
   template_output_std: number;
   rubric_input: number;
-  rubric_output: number;
-  rubric_input_median: number;
   rubric_input_std: number;
-  rubric_output_median: number;
+  rubric_output: number;
   rubric_output_std: number;
-  deep_judgment_input: number;
-  deep_judgment_output: number;
-  deep_judgment_input_median: number;
-  deep_judgment_input_std: number;
-  deep_judgment_output_median: number;
-  deep_judgment_output_std: number;
+  deep_judgment_input: number | null;
+  deep_judgment_input_std: number | null;
+  deep_judgment_output: number | null;
+  deep_judgment_output_std: number | null;
+  /** Median and population std of the rows' total tokens (the original's per-question figures). */
+  median_per_question_input: number;
+  median_per_question_input_std: number;
+  median_per_question_output: number;
+  median_per_question_output_std: number;
+  total_tokens: number;
+  total_input_median: number;
+  total_output_median: number;
+  template_input_median: number;
+  template_output_median: number;
+  rubric_input_median: number;
+  rubric_output_median: number;
+  deep_judgment_input_median: number | null;
+  deep_judgment_output_median: number | null;
   /** Rows that carry `usage_metadata`. */
   num_results_with_usage: number;
   /** Per usage stage (`answer_generation`, `parsing`, ...), in the order first seen. */
@@ -131,7 +155,10 @@ export interface CostSummary {
   unpriced_tokens: number;
 }
 
-/** How many distinct traits of each kind were seen, and their names (sorted). */
+/**
+ * Trait evaluations of one type, as the original counts them (`count`: one per trait score of each row with a
+ * rubric evaluation), and the distinct trait names (sorted).
+ */
 export interface TraitCount {
   count: number;
   names: string[];
@@ -210,8 +237,12 @@ export interface TraceLengthStats {
 }
 
 /**
- * The aggregate view of a list of results (spec 06 §3.1 `getSummary()`, extended). Every object is plain
- * JSON; maps keyed by model combination use {@link modelComboKey} (`"<ans> | <parse>"`).
+ * The aggregate view of a list of results: the original's `get_summary()` (spec 06 §3.1) with its keys, in
+ * its order, then ours. Every object is plain JSON; maps keyed by model combination use
+ * {@link modelComboKey} (`"<ans> | <parse>"`). The sections the original leaves null when there is nothing
+ * to report are null here too: `rubric_traits` (no rubric evaluation), `template_pass_*` (no row passed or
+ * failed), `replicate_stats` (one replicate), `tool_usage_stats` (no tool call), `trace_length_stats` (no
+ * agent metrics).
  */
 export interface ResultSummary {
   num_results: number;
@@ -231,27 +262,30 @@ export interface ResultSummary {
   num_replicates: number;
   /** Seconds, summed over rows. */
   total_execution_time: number;
+  tokens: TokenSummary;
+  tokens_by_combo: Record<string, ComboTokens>;
+  completion_by_combo: Record<string, Completion>;
+  /** Trait evaluations by type; a trait is global when every question with rubric scores has a score for it. */
+  rubric_traits: { global_traits: TraitCounts; question_specific_traits: TraitCounts } | null;
+  template_pass_by_combo: Record<string, PassRate> | null;
+  template_pass_overall: PassRate | null;
+  /** Null unless the rows have more than one replicate number. */
+  replicate_stats: ReplicateStats | null;
+  tool_usage_stats: ToolUsageStats | null;
+  trace_length_stats: TraceLengthStats | null;
+  /** Passed, failed and not evaluated rows and the pass rate: the figures every summary prints. */
+  outcomes: OutcomeCounts;
   failures_by_category: Partial<Record<FailureCategory, number>>;
   failures_by_group: Partial<Record<FailureGroup, number>>;
-  tokens: TokenSummary;
-  tokens_by_combo: Record<string, TokenGroup>;
   /** Null when no price lookup was given. */
   cost: CostSummary | null;
-  completion_by_combo: Record<string, Completion>;
-  template_pass_overall: PassRate;
-  template_pass_by_combo: Record<string, PassRate>;
   template_pass_by_question: Record<string, GroupOutcome & { question_text: string }>;
   /** Per keyword of the rows' `keywords`; a row counts once under each of its keywords. */
   template_pass_by_keyword: Record<string, GroupOutcome>;
-  rubric_traits: { global_traits: TraitCounts; question_specific_traits: TraitCounts };
   rubric_scores: RubricScoreSummary;
   rubric_scores_by_combo: Record<string, RubricScoreSummary>;
-  /** Null unless the rows have more than one replicate number. */
-  replicate_stats: ReplicateStats | null;
   /** Per model combination. */
   pass_at_k: Record<string, ComboPassAtK>;
-  tool_usage_stats: ToolUsageStats;
-  trace_length_stats: TraceLengthStats;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -259,35 +293,30 @@ export interface ResultSummary {
 
 /** Whether template verification ran on the row. */
 const evaluated = (result: VerificationResult) => result.template?.template_verification_performed === true;
-/** Whether the row passed: template verification ran and `verify_result` is true (spec 06 §1.7). */
-const passed = (result: VerificationResult) => evaluated(result) && result.template?.verify_result === true;
+/** Whether the row passed (`rowOutcome`): no failure, template verification ran and gave true. */
+const passed = (result: VerificationResult) => rowOutcome(result) === "passed";
 
 /**
- * Template pass counts of rows: of those with template verification performed, how many have
- * `verify_result === true`.
+ * Pass counts of rows by `rowOutcome`: `total` = passed + failed, rows not evaluated left out.
  * @example
  * passRate([]); // { total: 0, passed: 0, pass_pct: 0, pass_rate: 0 }
  */
 export function passRate(results: Iterable<VerificationResult>): PassRate {
-  let total = 0;
-  let count = 0;
-  for (const result of results) {
-    if (!evaluated(result)) continue;
-    total++;
-    if (passed(result)) count++;
-  }
-  return rateOf(count, total);
+  const counts = outcomeCounts(results);
+  return rateOf(counts);
 }
 
-function rateOf(passedCount: number, total: number): PassRate {
-  const rate = ratio(passedCount, total);
-  return { total, passed: passedCount, pass_pct: ratio(passedCount * 100, total), pass_rate: rate };
+function rateOf(counts: OutcomeCounts): PassRate {
+  const { passed: count, failed, pass_pct, pass_rate } = counts;
+  return { total: count + failed, passed: count, pass_pct, pass_rate };
 }
 
 function groupOutcome(results: readonly VerificationResult[]): GroupOutcome {
   const completed = results.filter((result) => result.metadata.failure === null).length;
+  const counts = outcomeCounts(results);
   return {
-    ...passRate(results),
+    ...rateOf(counts),
+    failed: counts.failed,
     num_results: results.length,
     num_completed: completed,
     completion_pct: ratio(completed * 100, results.length),
@@ -442,60 +471,101 @@ function rowsWithUsage(results: readonly VerificationResult[]): RowTokens[] {
   return rows;
 }
 
-/** `<prefix>_input`, `<prefix>_output` and their medians and stds over per-row counts. */
-function spread<P extends string>(prefix: P, perRow: readonly TokenCounts[]) {
-  const inputs = perRow.map((row) => row.input_tokens);
-  const outputs = perRow.map((row) => row.output_tokens);
-  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-  return {
-    [`${prefix}_input`]: sum(inputs),
-    [`${prefix}_output`]: sum(outputs),
-    [`${prefix}_input_median`]: median(inputs),
-    [`${prefix}_input_std`]: populationStd(inputs),
-    [`${prefix}_output_median`]: median(outputs),
-    [`${prefix}_output_std`]: populationStd(outputs),
-  } as Record<`${P}_${"input" | "output"}${"" | "_median" | "_std"}`, number>;
-}
+const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+const positive = (values: readonly number[]) => values.filter((value) => value > 0);
 
-function tokenGroup(rows: readonly RowTokens[]): TokenGroup {
-  const totals = zeroTokens();
-  for (const row of rows) addTokens(totals, row.total);
-  const inputs = rows.map((row) => row.total.input_tokens);
-  const outputs = rows.map((row) => row.total.output_tokens);
+/** The sums, medians and stds of per-row input and output counts, the median and std over the given lists. */
+function spread(inputs: readonly number[], outputs: readonly number[]) {
   return {
-    ...totals,
-    num_results: rows.length,
+    input: sum(inputs),
     input_median: median(inputs),
     input_std: populationStd(inputs),
+    output: sum(outputs),
     output_median: median(outputs),
     output_std: populationStd(outputs),
   };
 }
 
-function tokenSummary(rows: readonly RowTokens[]): TokenSummary {
+function comboTokens(rows: readonly RowTokens[]): ComboTokens {
+  const totals = zeroTokens();
+  for (const row of rows) addTokens(totals, row.total);
+  const { input, output, ...stats } = spread(
+    rows.map((row) => row.total.input_tokens),
+    rows.map((row) => row.total.output_tokens),
+  );
+  return { input, output, total: input + output, num_results: rows.length, ...stats };
+}
+
+function tokenGroup(rows: readonly RowTokens[]): TokenGroup {
+  const totals = zeroTokens();
+  for (const row of rows) addTokens(totals, row.total);
+  const stats = spread(
+    rows.map((row) => row.total.input_tokens),
+    rows.map((row) => row.total.output_tokens),
+  );
+  return {
+    ...totals,
+    num_results: rows.length,
+    input_median: stats.input_median,
+    input_std: stats.input_std,
+    output_median: stats.output_median,
+    output_std: stats.output_std,
+  };
+}
+
+function tokenSummary(rows: readonly RowTokens[], withJudgment: boolean): TokenSummary {
   const byStage: Record<string, TokenCounts> = {};
   for (const row of rows) {
     for (const [stage, usage] of row.stages) addTokens(entryOf(byStage, stage, zeroTokens), usage);
   }
   const total = spread(
-    "total",
-    rows.map((row) => row.total),
+    rows.map((row) => row.total.input_tokens),
+    rows.map((row) => row.total.output_tokens),
   );
+  const templateRows = rows
+    .map((row) => sumStages(row.stages, (stage) => TEMPLATE_STAGES.has(stage)))
+    .filter((counts) => counts.input_tokens > 0 || counts.output_tokens > 0);
+  const template = spread(
+    templateRows.map((counts) => counts.input_tokens),
+    templateRows.map((counts) => counts.output_tokens),
+  );
+  const counted = (keep: (stage: string) => boolean) => {
+    const perRow = rows.map((row) => sumStages(row.stages, keep));
+    return spread(positive(perRow.map((c) => c.input_tokens)), positive(perRow.map((c) => c.output_tokens)));
+  };
+  const rubric = counted((stage) => RUBRIC_STAGES.has(stage));
+  const judgment = counted(isDeepJudgmentStage);
+  const judged = (value: number) => (withJudgment ? value : null);
   return {
-    ...total,
-    total_tokens: rows.reduce((sum, row) => sum + row.total.total_tokens, 0),
-    ...spread(
-      "template",
-      rows.map((row) => sumStages(row.stages, (stage) => TEMPLATE_STAGES.has(stage))),
-    ),
-    ...spread(
-      "rubric",
-      rows.map((row) => sumStages(row.stages, (stage) => RUBRIC_STAGES.has(stage))),
-    ),
-    ...spread(
-      "deep_judgment",
-      rows.map((row) => sumStages(row.stages, isDeepJudgmentStage)),
-    ),
+    total_input: total.input,
+    total_input_std: total.input_std,
+    total_output: total.output,
+    total_output_std: total.output_std,
+    template_input: template.input,
+    template_input_std: template.input_std,
+    template_output: template.output,
+    template_output_std: template.output_std,
+    rubric_input: rubric.input,
+    rubric_input_std: rubric.input_std,
+    rubric_output: rubric.output,
+    rubric_output_std: rubric.output_std,
+    deep_judgment_input: judged(judgment.input),
+    deep_judgment_input_std: judged(judgment.input_std),
+    deep_judgment_output: judged(judgment.output),
+    deep_judgment_output_std: judged(judgment.output_std),
+    median_per_question_input: total.input_median,
+    median_per_question_input_std: total.input_std,
+    median_per_question_output: total.output_median,
+    median_per_question_output_std: total.output_std,
+    total_tokens: rows.reduce((count, row) => count + row.total.total_tokens, 0),
+    total_input_median: total.input_median,
+    total_output_median: total.output_median,
+    template_input_median: template.input_median,
+    template_output_median: template.output_median,
+    rubric_input_median: rubric.input_median,
+    rubric_output_median: rubric.output_median,
+    deep_judgment_input_median: judged(judgment.input_median),
+    deep_judgment_output_median: judged(judgment.output_median),
     num_results_with_usage: rows.length,
     by_stage: byStage,
     by_question: mapValues(
@@ -564,38 +634,45 @@ function costSummary(rows: readonly RowTokens[], prices: PriceLookup): CostSumma
 const TRAIT_TYPES = ["llm", "regex", "callable", "metric", "agentic"] as const;
 type TraitType = (typeof TRAIT_TYPES)[number];
 
-/** The trait names of each type a row scored (template-kind `trait.field` keys by their trait name). */
-function rowTraitNames(result: VerificationResult): Record<TraitType, string[]> {
+/**
+ * The trait keys of each type a row scored, as the original reads them: score keys (template-kind LLM traits
+ * as their `trait.field` keys), metric traits by their confusion lists (their scores when there are none).
+ */
+function rowTraitKeys(result: VerificationResult): Record<TraitType, string[]> {
   const rubric = result.rubric;
   const keys = (map: Record<string, unknown> | null | undefined) => Object.keys(map ?? {});
   return {
-    llm: [...new Set(keys(rubric?.llm_trait_scores).map((key) => key.split(".", 1)[0] as string))],
+    llm: keys(rubric?.llm_trait_scores),
     regex: keys(rubric?.regex_trait_scores),
     callable: keys(rubric?.callable_trait_scores),
-    metric: keys(rubric?.metric_trait_scores),
+    metric: keys(rubric?.metric_trait_confusion_lists ?? rubric?.metric_trait_scores),
     agentic: keys(rubric?.agentic_trait_scores),
   };
 }
 
+/** Rows the trait counts read: a standard rubric evaluation ran, or agentic traits were scored. */
+const hasRubricScores = (result: VerificationResult) =>
+  result.rubric?.rubric_evaluation_performed === true ||
+  Object.keys(result.rubric?.agentic_trait_scores ?? {}).length > 0;
+
 /**
- * Distinct traits per type, split into global (scored for every question that has any rubric score) and
- * question-specific (the others).
+ * Trait evaluations per type, as the original counts them: `count` is one per score of each row
+ * (evaluations), `names` the distinct traits. A trait is global when every question with rubric scores has a
+ * score for it, question-specific otherwise. Null when no row has rubric scores.
  */
 function rubricTraitCounts(results: readonly VerificationResult[]): ResultSummary["rubric_traits"] {
-  const questionsOf = new Map<string, Set<string>>(); // `${type}\u0000${name}` → question ids
-  const questionsWithRubric = new Set<string>();
-  for (const result of results) {
-    const names = rowTraitNames(result);
-    for (const type of TRAIT_TYPES) {
-      for (const name of names[type]) {
-        const key = `${type}\u0000${name}`;
-        const seen = questionsOf.get(key) ?? new Set<string>();
-        seen.add(result.metadata.question_id);
-        questionsOf.set(key, seen);
-        questionsWithRubric.add(result.metadata.question_id);
-      }
+  const scored = results.filter(hasRubricScores);
+  if (scored.length === 0) return null;
+  const questionsOf = new Map<string, Set<string>>();
+  for (const result of scored) {
+    for (const names of Object.values(rowTraitKeys(result))) {
+      for (const name of names) pushToSet(questionsOf, name, result.metadata.question_id);
     }
   }
+  // Of the questions with rubric scores: a question that failed before its rubric ran does not make a global
+  // trait question-specific (the original counts every question of the rows).
+  const questions = new Set(scored.map((result) => result.metadata.question_id)).size;
+  const isGlobal = (name: string) => questionsOf.get(name)?.size === questions;
   const empty = (): TraitCounts => ({
     llm: { count: 0, names: [] },
     regex: { count: 0, names: [] },
@@ -603,20 +680,25 @@ function rubricTraitCounts(results: readonly VerificationResult[]): ResultSummar
     metric: { count: 0, names: [] },
     agentic: { count: 0, names: [] },
   });
-  const global = empty();
-  const specific = empty();
-  for (const [key, questions] of questionsOf) {
-    const [type, name] = key.split("\u0000") as [TraitType, string];
-    const target = questions.size === questionsWithRubric.size ? global : specific;
-    target[type].names.push(name);
-  }
-  for (const counts of [global, specific]) {
+  const counts = { global_traits: empty(), question_specific_traits: empty() };
+  for (const result of scored) {
+    const keys = rowTraitKeys(result);
     for (const type of TRAIT_TYPES) {
-      counts[type].names.sort();
-      counts[type].count = counts[type].names.length;
+      for (const name of keys[type]) {
+        const entry = counts[isGlobal(name) ? "global_traits" : "question_specific_traits"][type];
+        entry.count++;
+        if (!entry.names.includes(name)) entry.names.push(name);
+      }
     }
   }
-  return { global_traits: global, question_specific_traits: specific };
+  for (const scope of Object.values(counts)) for (const type of TRAIT_TYPES) scope[type].names.sort();
+  return counts;
+}
+
+function pushToSet<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key) ?? new Set<V>();
+  set.add(value);
+  map.set(key, set);
 }
 
 /** A value summary: booleans → rate, numbers → mean/min/max, strings → label counts, else counted. */
@@ -720,8 +802,8 @@ function traceKey(result: VerificationResult): string {
 }
 
 function traceStats(results: readonly VerificationResult[]): {
-  tool_usage_stats: ToolUsageStats;
-  trace_length_stats: TraceLengthStats;
+  tool_usage_stats: ToolUsageStats | null;
+  trace_length_stats: TraceLengthStats | null;
 } {
   const metricsByTrace = new Map<string, AgentMetrics>();
   for (const result of results) {
@@ -749,15 +831,21 @@ function traceStats(results: readonly VerificationResult[]): {
   for (const entry of Object.values(tools))
     entry.avg_calls_per_trace = ratio(entry.total_calls, entry.traces_using);
   return {
-    tool_usage_stats: { tools, total_traces_with_tools: tracesWithTools, total_tool_calls: totalCalls },
-    trace_length_stats: {
-      median_iterations: median(iterations),
-      mean_iterations: mean(iterations),
-      std_iterations: populationStd(iterations),
-      min_iterations: iterations.length === 0 ? 0 : Math.min(...iterations),
-      max_iterations: iterations.length === 0 ? 0 : Math.max(...iterations),
-      num_traces: iterations.length,
-    },
+    tool_usage_stats:
+      tracesWithTools === 0
+        ? null
+        : { tools, total_traces_with_tools: tracesWithTools, total_tool_calls: totalCalls },
+    trace_length_stats:
+      iterations.length === 0
+        ? null
+        : {
+            median_iterations: median(iterations),
+            mean_iterations: mean(iterations),
+            std_iterations: populationStd(iterations),
+            min_iterations: iterations.length === 0 ? 0 : Math.min(...iterations),
+            max_iterations: iterations.length === 0 ? 0 : Math.max(...iterations),
+            num_traces: iterations.length,
+          },
   };
 }
 
@@ -813,31 +901,40 @@ export function summarizeResults(
     for (const keyword of new Set(result.metadata.keywords ?? [])) pushTo(keywordRows, keyword, result);
   }
   const usageRows = rowsWithUsage(rows);
+  const judged = outcomeCounts(rows);
+  const anyJudged = judged.passed + judged.failed > 0;
+  const numWithJudgment = rows.filter(
+    (result) => result.deep_judgment?.deep_judgment_performed === true,
+  ).length;
   return {
     num_results: rows.length,
     num_completed: rows.filter((result) => result.metadata.failure === null).length,
     num_with_template: rows.filter(evaluated).length,
     num_with_rubric: rows.filter((result) => result.rubric?.rubric_evaluation_performed === true).length,
-    num_with_judgment: rows.filter((result) => result.deep_judgment?.deep_judgment_performed === true).length,
+    num_with_judgment: numWithJudgment,
     num_questions: distinct((result) => result.metadata.question_id),
     num_models: distinct((result) => answeringModelKey(result)),
     num_parsing_models: distinct((result) => displayString(result.metadata.parsing)),
     num_replicates: new Set(rows.flatMap((result) => result.metadata.replicate ?? [])).size,
-    total_execution_time: rows.reduce((sum, result) => sum + result.metadata.execution_time, 0),
-    failures_by_category: failuresByCategory,
-    failures_by_group: failuresByGroup,
-    tokens: tokenSummary(usageRows),
+    total_execution_time: rows.reduce((total, result) => total + result.metadata.execution_time, 0),
+    tokens: tokenSummary(usageRows, numWithJudgment > 0),
     tokens_by_combo: mapValues(
       groupRows(usageRows, (row) => modelComboKey(row.result)),
-      tokenGroup,
+      comboTokens,
     ),
-    cost: options.prices === undefined ? null : costSummary(usageRows, options.prices),
     completion_by_combo: mapValues(byCombo, (comboRows) => {
       const { num_results, num_completed, completion_pct } = groupOutcome(comboRows);
       return { total: num_results, completed: num_completed, completion_pct };
     }),
-    template_pass_overall: passRate(rows),
-    template_pass_by_combo: mapValues(byCombo, passRate),
+    rubric_traits: rubricTraitCounts(rows),
+    template_pass_by_combo: anyJudged ? mapValues(byCombo, passRate) : null,
+    template_pass_overall: anyJudged ? rateOf(judged) : null,
+    replicate_stats: replicateStats(rows),
+    ...traceStats(rows),
+    outcomes: judged,
+    failures_by_category: failuresByCategory,
+    failures_by_group: failuresByGroup,
+    cost: options.prices === undefined ? null : costSummary(usageRows, options.prices),
     template_pass_by_question: mapValues(
       groupRows(rows, (result) => result.metadata.question_id),
       (questionRows) => ({
@@ -846,11 +943,8 @@ export function summarizeResults(
       }),
     ),
     template_pass_by_keyword: mapValues(keywordRows, groupOutcome),
-    rubric_traits: rubricTraitCounts(rows),
     rubric_scores: rubricScores(rows),
     rubric_scores_by_combo: mapValues(byCombo, rubricScores),
-    replicate_stats: replicateStats(rows),
     pass_at_k: passAtKByCombo(rows),
-    ...traceStats(rows),
   };
 }

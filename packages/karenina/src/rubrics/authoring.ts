@@ -14,6 +14,7 @@ import {
   type TraitType,
 } from "../model/rubric/index.js";
 import { JavaScriptSandbox } from "../sandbox/index.js";
+import { pydanticTitle, sortSchemaKeys } from "../templates/index.js";
 import { encodeJavaScriptCallable } from "./callable-code.js";
 import { runJavaScriptCallable } from "./callable-evaluation.js";
 import { scoreRangeProblem } from "./score-range.js";
@@ -42,6 +43,37 @@ export interface LlmTraitOptions extends TraitOptions {
   /** Show the question's reference answer to the judge for this trait (spec 03 §2.6; not saved in checkpoints). */
   readonly includeGroundTruth?: boolean;
   readonly deepJudgment?: DeepJudgmentOptions;
+}
+
+/** The field types a template-kind trait may use (spec 03 §2.5). */
+export type TemplateTraitFieldType =
+  | "int"
+  | "float"
+  | "str"
+  | "bool"
+  | "list[int]"
+  | "list[float]"
+  | "list[str]"
+  | "list[bool]";
+
+/** One field of a template-kind trait: what the judge fills in. */
+export interface TemplateTraitField {
+  readonly type: TemplateTraitFieldType;
+  /** What the judge puts in this field. */
+  readonly description?: string;
+  /** `Optional[...]`: the judge may answer null. An optional field needs a `default` (the original's rule). */
+  readonly optional?: boolean;
+  /** The field's default; a field with a default is not required. */
+  readonly default?: unknown;
+}
+
+export interface TemplateTraitOptions extends Omit<TraitOptions, "higherIsBetter"> {
+  /** The fields of the structured judgement, in order; names are Python identifiers without a dot. */
+  readonly fields: Readonly<Record<string, TemplateTraitField>>;
+  /** The class name, the schema's `title` the judge sees. Default: the trait name in PascalCase. */
+  readonly className?: string;
+  /** Show the question's reference answer to the judge for this trait (not saved in checkpoints). */
+  readonly includeGroundTruth?: boolean;
 }
 
 export interface ScoreRangeOptions {
@@ -155,6 +187,93 @@ function llmTrait(options: LlmTraitOptions, kindFields: Record<string, unknown>)
       deep_judgment_search_enabled: dj.search,
     }),
   });
+}
+
+const JSON_TYPES: Record<string, string> = {
+  int: "integer",
+  float: "number",
+  str: "string",
+  bool: "boolean",
+};
+
+/** A value the field type holds (`int` an integer, `list[str]` a list of strings, ...). */
+function holdsValue(type: TemplateTraitFieldType, value: unknown): boolean {
+  const list = /^list\[(\w+)\]$/.exec(type);
+  if (list !== null) return Array.isArray(value) && value.every((item) => holdsValue(list[1] as never, item));
+  if (type === "int") return Number.isInteger(value);
+  if (type === "float") return typeof value === "number";
+  return typeof value === (type === "str" ? "string" : "boolean");
+}
+
+/** The property Pydantic writes for one field (keys sorted later). */
+function templateProperty(trait: string, name: string, field: TemplateTraitField): Record<string, unknown> {
+  const where = `kind.schema.properties.${name}`;
+  const list = /^list\[(\w+)\]$/.exec(field.type);
+  const scalar = JSON_TYPES[list ? (list[1] as string) : field.type];
+  if (scalar === undefined) {
+    refuse(
+      "llm",
+      trait,
+      where,
+      `type ${JSON.stringify(field.type)} not allowed in template kind; use int, float, str, bool or list[...] of one of those`,
+    );
+  }
+  const type = list ? { items: { type: scalar }, type: "array" } : { type: scalar };
+  const hasDefault = Object.hasOwn(field, "default");
+  if (field.optional && !hasDefault) {
+    refuse(
+      "llm",
+      trait,
+      where,
+      "Optional fields must have an explicit default value (give `default`, e.g. null)",
+    );
+  }
+  if (hasDefault && !(field.default === null ? field.optional : holdsValue(field.type, field.default))) {
+    refuse(
+      "llm",
+      trait,
+      where,
+      `the default ${describeValue(field.default)} is not a ${field.type}${field.optional ? " or null" : ""}`,
+    );
+  }
+  return {
+    ...(field.optional ? { anyOf: [type, { type: "null" }] } : type),
+    ...(hasDefault ? { default: field.default } : {}),
+    ...(field.description ? { description: field.description } : {}),
+    title: pydanticTitle(name),
+  };
+}
+
+const pascalCase = (name: string) =>
+  name.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_, _sep, char: string) => char.toUpperCase()) ||
+  "Judgement";
+
+/** The JSON Schema Pydantic's `model_json_schema()` gives the class of a template-kind trait (spec 03 §2.5). */
+function templateKindSchema(options: TemplateTraitOptions): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  const entries = Object.entries(options.fields);
+  if (entries.length === 0)
+    refuse("llm", options.name, "kind.schema.properties", "a template trait needs at least one field");
+  for (const [name, field] of entries) {
+    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) {
+      refuse(
+        "llm",
+        options.name,
+        "kind.schema.properties",
+        `field name ${JSON.stringify(name)} must be a Python identifier not starting with "_" (no dots)`,
+      );
+    }
+    properties[name] = templateProperty(options.name, name, field);
+    if (!Object.hasOwn(field, "default")) required.push(name);
+  }
+  const schema = {
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    title: options.className ?? pascalCase(options.name),
+    type: "object",
+  };
+  return sortSchemaKeys(schema) as Record<string, unknown>;
 }
 
 /** A plain-JavaScript rendering of a function's source, refused when it cannot be stored and re-run alone. */
@@ -277,6 +396,28 @@ export const trait = {
     /** A classification into one of 2–20 ordered classes (later = better). */
     literal: (options: LlmTraitOptions & ClassesOptions): LlmTrait =>
       llmTrait(options, { kind: "literal", classes: options.classes }),
+    /**
+     * A structured judgement (template kind, spec 03 §2.5): the judge fills in the fields, and each becomes a
+     * result `"<trait>.<field>"`. The class is stored as the JSON Schema Pydantic would write for it, so the
+     * original reads the trait back. Directionality and deep judgment do not apply (`higher_is_better` is null).
+     * @example
+     * const tone = trait.llm.template({
+     *   name: "tone_profile",
+     *   description: "Describe the tone of the response",
+     *   fields: {
+     *     formality: { type: "int", description: "1 (casual) to 5 (formal)" },
+     *     hedges: { type: "list[str]", description: "Hedging phrases used" },
+     *     note: { type: "str", optional: true, default: null },
+     *   },
+     * });
+     * tone.kind.schema.required; // ["formality", "hedges"]
+     * tone.kind.schema.title; // "ToneProfile"
+     */
+    template: (options: TemplateTraitOptions): LlmTrait =>
+      llmTrait(options, {
+        kind: { type: "template", schema: templateKindSchema(options) },
+        higher_is_better: null,
+      }),
   },
 
   /** A Python regex searched in the text (evaluated locally). */

@@ -1,4 +1,5 @@
 import type { CallableTrait } from "../model/rubric/index.js";
+import { pythonAsset } from "../python-assets/index.js";
 import type { JavaScriptSandbox, PythonSandbox } from "../sandbox/index.js";
 import { decodeCallableCode } from "./callable-code.js";
 import { type CallableValue, checkCallableOutput } from "./callable-output.js";
@@ -27,27 +28,11 @@ export interface TraitOutcome<V> {
 }
 
 /**
- * Python run once per interpreter: a module whose `pick(namespace)` returns the function the trait's source
- * defines — `evaluate`, else the one function defined at top level.
+ * Python run once per interpreter (`callable_trait_setup.py` beside this file, read on first use): a module whose
+ * `pick(namespace)` returns the function the trait's source defines — `evaluate`, else the one function defined at
+ * top level.
  */
-const PICK_FUNCTION_SETUP = `
-import sys, types
-
-def pick(namespace):
-    chosen = namespace.get("evaluate")
-    if callable(chosen):
-        return chosen
-    defined = [name for name, value in namespace.items()
-               if isinstance(value, types.FunctionType) and value.__module__ == namespace.get("__name__")]
-    if len(defined) == 1:
-        return namespace[defined[0]]
-    found = ", ".join(defined) if defined else "none"
-    raise LookupError(f"the code must define a function named 'evaluate' or exactly one function (found: {found})")
-
-module = types.ModuleType("_karenina_callable_trait")
-module.pick = pick
-sys.modules["_karenina_callable_trait"] = module
-`;
+const pickFunctionSetup = pythonAsset(new URL("./callable_trait_setup.py", import.meta.url));
 
 const PICK_FUNCTION_ENTRY = `__import__("_karenina_callable_trait").pick(globals())`;
 
@@ -99,7 +84,7 @@ async function callableOutput(
         throw fail(`the code is Python source, and no Python sandbox was given to run it`);
       }
       return await options.pythonSandbox.run({
-        setup: PICK_FUNCTION_SETUP,
+        setup: pickFunctionSetup(),
         code: code.source,
         entry: PICK_FUNCTION_ENTRY,
         args: [text],

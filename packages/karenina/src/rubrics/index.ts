@@ -8,6 +8,9 @@ export {
   type MetricTraitOptions,
   type RegexTraitOptions,
   type ScoreRangeOptions,
+  type TemplateTraitField,
+  type TemplateTraitFieldType,
+  type TemplateTraitOptions,
   type TraitOptions,
   trait,
 } from "./authoring.js";

@@ -22,10 +22,20 @@ interface BenchmarkMetadata {
   checkpoint: Record<string, unknown>;
 }
 
-/** A question of the benchmark: its `questions` row and its membership row (without `benchmark_id`). */
+/**
+ * A question of the benchmark: its `questions` row and its membership row (without `benchmark_id`), and the
+ * `original_answer_template` its checkpoint item names, if any.
+ */
 export interface MemberRows {
   readonly question: Insertable<QuestionsTable>;
   readonly member: Omit<Insertable<BenchmarkQuestionsTable>, "benchmark_id">;
+  readonly namedOriginalTemplate: string | null;
+}
+
+/** The `original_answer_template` property of a checkpoint item (the original's GUI writes it), or null. */
+function namedOriginalTemplate(item: DataFeedItem): string | null {
+  const property = item.item.additionalProperty?.find((p) => p.name === "original_answer_template");
+  return typeof property?.value === "string" ? property.value : null;
 }
 
 /** A benchmark as rows: its own row (minus the id) and one pair per question, in benchmark order. */
@@ -83,11 +93,13 @@ function memberRowsOf(
     created_at: record.date_created,
     updated_at: record.date_modified,
   };
+  const named = namedOriginalTemplate(item);
   const member: MemberRows["member"] = {
     question_id: id,
     position,
     template_id: templateId(record.answer_template),
     answer_template: record.answer_template,
+    original_answer_template: named ?? record.answer_template,
     template_language: bench.getTemplateLanguage(id),
     finished: d.bool(bench.isFinished(id)),
     keywords: jsonOrNull(record.keywords),
@@ -96,7 +108,7 @@ function memberRowsOf(
     created_at: now,
     updated_at: now,
   };
-  return { question, member };
+  return { question, member, namedOriginalTemplate: named };
 }
 
 /** The checkpoint text of a stored benchmark: its document with the questions' items put back, in order. */

@@ -42,18 +42,37 @@ async function upsertBenchmark(ctx: StorageContext, row: BenchmarkRows["benchmar
   return saved.id;
 }
 
-/** Questions are shared between benchmarks: a question already stored is left as it is. */
-async function insertQuestions(ctx: StorageContext, members: readonly MemberRows[]): Promise<void> {
+/**
+ * Questions are shared between benchmarks: a question already stored takes the content saved last (its
+ * answer, notes, keywords, author, sources, custom metadata and few-shot examples; spec 07 §2.5 — the
+ * original's rows were insert-once, so edits never reached the database).
+ */
+async function upsertQuestions(ctx: StorageContext, members: readonly MemberRows[]): Promise<void> {
   for (const slice of chunks(members.map((m) => m.question))) {
     await ctx.db
       .insertInto("questions")
       .values(slice)
-      .onConflict((conflict) => conflict.column("id").doNothing())
+      .onConflict((conflict) =>
+        conflict.column("id").doUpdateSet((eb) => ({
+          question_text: eb.ref("excluded.question_text"),
+          raw_answer: eb.ref("excluded.raw_answer"),
+          answer_notes: eb.ref("excluded.answer_notes"),
+          keywords: eb.ref("excluded.keywords"),
+          author: eb.ref("excluded.author"),
+          sources: eb.ref("excluded.sources"),
+          custom_metadata: eb.ref("excluded.custom_metadata"),
+          few_shot_examples: eb.ref("excluded.few_shot_examples"),
+          updated_at: eb.ref("excluded.updated_at"),
+        })),
+      )
       .execute();
   }
 }
 
-/** Makes the membership rows those of the benchmark now: updated in place, added, or removed. */
+/**
+ * Makes the membership rows those of the benchmark now: updated in place, added, or removed. An updated row
+ * keeps its `original_answer_template` unless the checkpoint item names one.
+ */
 async function replaceMembers(
   ctx: StorageContext,
   benchmarkId: number,
@@ -93,6 +112,15 @@ async function replaceMembers(
       )
       .execute();
   }
+  for (const { member, namedOriginalTemplate } of members) {
+    if (namedOriginalTemplate === null) continue;
+    await ctx.db
+      .updateTable("benchmark_questions")
+      .set({ original_answer_template: namedOriginalTemplate })
+      .where("benchmark_id", "=", benchmarkId)
+      .where("question_id", "=", member.question_id)
+      .execute();
+  }
 }
 
 /**
@@ -108,7 +136,7 @@ export async function saveBenchmark(
   const rows = benchmarkRows(bench, ctx.dialect, options.checkpointPath ?? null, nowIso());
   const id = await inTransaction(ctx, async (tx) => {
     const benchmarkId = await upsertBenchmark(tx, rows.benchmark);
-    await insertQuestions(tx, rows.members);
+    await upsertQuestions(tx, rows.members);
     await replaceMembers(tx, benchmarkId, rows.members);
     return benchmarkId;
   });

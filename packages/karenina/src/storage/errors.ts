@@ -38,7 +38,7 @@ export class StorageNotFoundError extends StorageError {
 
   constructor(
     database: string,
-    readonly kind: "benchmark" | "run",
+    readonly kind: "benchmark" | "run" | "job",
     readonly key: string,
     hint = "",
   ) {

@@ -1,3 +1,9 @@
+export type {
+  DeletedBenchmark,
+  DuplicateQuestion,
+  DuplicateResolution,
+  MergedBenchmark,
+} from "./benchmark-admin.js";
 export type { SaveBenchmarkOptions, SavedBenchmark, StoredBenchmark } from "./benchmarks.js";
 export {
   StorageError,
@@ -8,6 +14,15 @@ export {
   StorageSchemaError,
 } from "./errors.js";
 export { IMPORT_FORMAT_VERSIONS, type ImportOptions, type ImportOutcome } from "./import.js";
+export {
+  FINAL_JOB_STATUSES,
+  JOB_STATUSES,
+  type JobChanges,
+  type JobQuery,
+  type JobRow,
+  type JobStatus,
+  type NewJob,
+} from "./jobs.js";
 export { SCHEMA_VERSION as STORAGE_SCHEMA_VERSION } from "./migrations.js";
 export type { ResultQuery } from "./results.js";
 export {

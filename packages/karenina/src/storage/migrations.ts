@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, Migrator, sql } from "kysely";
 import type { Dialect } from "./dialect.js";
 import { causeText, StorageSchemaError } from "./errors.js";
-import { viewDefinitions } from "./views.js";
+import { VIEW_NAMES, viewDefinitions } from "./views.js";
 
 // The schema's history. A migration, once released, never changes: a new schema is a new migration, named
 // with the next number. The migrations table records which ran; its highest number is the schema version.
@@ -155,8 +155,8 @@ async function createResultsTable(db: AnyDb, d: Dialect): Promise<void> {
   }
 }
 
-async function createViews(db: AnyDb, d: Dialect): Promise<void> {
-  for (const [name, definition] of viewDefinitions(d)) {
+async function createViews(db: AnyDb, d: Dialect, names: readonly string[]): Promise<void> {
+  for (const [name, definition] of viewDefinitions(d, names)) {
     await db.schema.dropView(name).ifExists().execute();
     await sql.raw(definition).execute(db);
   }
@@ -166,7 +166,7 @@ async function initialSchema(db: AnyDb, d: Dialect): Promise<void> {
   await createBenchmarkTables(db, d);
   await createRunTables(db, d);
   await createResultsTable(db, d);
-  await createViews(db, d);
+  await createViews(db, d, INITIAL_VIEWS);
 }
 
 // Pages of a run's results are read in saving order (run, then row id): this index serves them without a scan.
@@ -178,10 +178,51 @@ async function runResultsOrderIndex(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/** The views of the first schema; the others came with 0003. */
+const INITIAL_VIEWS = ["template_results_view", "models_used_view"];
+
+// The template each question had when its membership row was first saved (spec 06 §4.2), filled for rows saved
+// before it existed with their template; and the rest of the original's views (spec 06 §4.3).
+async function originalTemplateAndViews(db: AnyDb, d: Dialect): Promise<void> {
+  await db.schema.alterTable("benchmark_questions").addColumn("original_answer_template", "text").execute();
+  await sql`UPDATE benchmark_questions SET original_answer_template = answer_template`.execute(db);
+  await createViews(
+    db,
+    d,
+    VIEW_NAMES.filter((name) => !INITIAL_VIEWS.includes(name)),
+  );
+}
+
+// The server's jobs (spec 07 §2.4): a row per job so a restarted server lists them and resumes the interrupted.
+async function serverJobs(db: AnyDb, d: Dialect): Promise<void> {
+  await db.schema
+    .createTable("server_jobs")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("kind", "text", (c) => c.notNull())
+    .addColumn("status", "text", (c) => c.notNull())
+    .addColumn("input", d.jsonType, (c) => c.notNull())
+    .addColumn("progress", d.jsonType)
+    .addColumn("outcome", d.jsonType)
+    .addColumn("error_message", "text")
+    .addColumn("run_id", "text")
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("started_at", "text")
+    .addColumn("finished_at", "text")
+    .addColumn("updated_at", "text", (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex("server_jobs_kind_status_idx")
+    .on("server_jobs")
+    .columns(["kind", "status", "created_at"])
+    .execute();
+}
+
 /** Every migration, oldest first; names sort in the order they run. */
 const MIGRATIONS: ReadonlyArray<readonly [string, (db: AnyDb, d: Dialect) => Promise<void>]> = [
   ["0001_initial", initialSchema],
   ["0002_run_results_order", runResultsOrderIndex],
+  ["0003_original_template_and_views", originalTemplateAndViews],
+  ["0004_server_jobs", serverJobs],
 ];
 
 const KNOWN_MIGRATIONS = MIGRATIONS.map(([name]) => name);

@@ -11,9 +11,14 @@ export interface ResultQuery {
   readonly runName?: string;
   readonly benchmarkName?: string;
   readonly questionIds?: readonly string[];
+  /** Results with these `result_id`s. */
+  readonly resultIds?: readonly string[];
   /** The answering model's `model_name`. */
   readonly answeringModel?: string;
-  /** true: `verify_result` is true; false: it is false or null (spec 06 §1.7). */
+  /**
+   * true: the row passed as `rowOutcome` defines it (no failure and `verify_result` true); false: any other row
+   * (a failure, whatever its `verify_result`, or a verdict that is not true).
+   */
   readonly passed?: boolean;
   /** Page size; pages are in saving order, so paging with `offset` never repeats or skips a row. */
   readonly limit?: number;
@@ -102,12 +107,23 @@ function filteredResults(ctx: StorageContext, query: ResultQuery) {
     if (query.questionIds.length === 0) return select.where((eb) => eb.lit(false));
     select = select.where("r.question_id", "in", [...query.questionIds]);
   }
+  if (query.resultIds !== undefined) {
+    if (query.resultIds.length === 0) return select.where((eb) => eb.lit(false));
+    select = select.where("r.result_id", "in", [...query.resultIds]);
+  }
   if (query.answeringModel !== undefined)
     select = select.where("r.answering_model_name", "=", query.answeringModel);
-  if (query.passed === true) select = select.where("r.verify_result", "=", ctx.dialect.bool(true));
+  const passed = ctx.dialect.bool(true);
+  if (query.passed === true) {
+    select = select.where("r.verify_result", "=", passed).where("r.failure_category", "is", null);
+  }
   if (query.passed === false) {
     select = select.where((eb) =>
-      eb.or([eb("r.verify_result", "is", null), eb("r.verify_result", "=", ctx.dialect.bool(false))]),
+      eb.or([
+        eb("r.verify_result", "is", null),
+        eb("r.verify_result", "!=", passed),
+        eb("r.failure_category", "is not", null),
+      ]),
     );
   }
   return select;

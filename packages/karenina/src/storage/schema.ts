@@ -44,6 +44,11 @@ export interface BenchmarkQuestionsTable {
   position: number;
   template_id: string;
   answer_template: string;
+  /**
+   * The template as first saved, or as the checkpoint's `original_answer_template` property says (written by
+   * the original's GUI); later saves keep it. Always filled (nullable only because the column was added later).
+   */
+  original_answer_template: string | null;
   template_language: string;
   finished: DbBool;
   keywords: DbJson | null;
@@ -132,6 +137,26 @@ export interface ModelsUsedView {
   used_for_parsing: DbBool;
 }
 
+/** A server job (spec 07 §2.4): its kind, input, state and progress; added by migration 0004. */
+export interface ServerJobsTable {
+  id: string;
+  kind: string;
+  status: string;
+  /** What the job was started with, as JSON (secrets masked by the caller). */
+  input: DbJson;
+  /** The job's progress counters, as JSON, updated as it goes. */
+  progress: DbJson | null;
+  /** What a finished job produced (a summary, not its rows), as JSON. */
+  outcome: DbJson | null;
+  error_message: string | null;
+  /** The verification run holding the job's results, when it has one. */
+  run_id: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
 /** Every table and view of the schema. */
 export interface StorageDatabase {
   benchmarks: BenchmarksTable;
@@ -140,6 +165,7 @@ export interface StorageDatabase {
   verification_runs: VerificationRunsTable;
   verification_results: VerificationResultsTable;
   import_metadata: ImportMetadataTable;
+  server_jobs: ServerJobsTable;
   template_results_view: TemplateResultsView;
   models_used_view: ModelsUsedView;
 }

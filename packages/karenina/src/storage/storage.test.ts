@@ -1,14 +1,17 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
-import pg from "pg";
-import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { Benchmark } from "../benchmark/index.js";
-import { parseResultsJson, ResultsFileError, type VerificationResult } from "../results/index.js";
+import {
+  parseResultsJson,
+  parseVerificationResult,
+  ResultsFileError,
+  rowOutcome,
+  type VerificationResult,
+} from "../results/index.js";
 import { conformancePath, hasConformance, SKIP_REASON } from "../test-support/conformance.js";
-import { createTestDatabase, postgresForTests, type TestDatabase } from "../test-support/postgres.js";
+import { rawQuery, storageTargets, tempDir } from "./__fixtures__/databases.js";
 import { manyResults, richResult, timedOutResult } from "./__fixtures__/results.js";
 import {
   openStorage,
@@ -19,36 +22,14 @@ import {
   StorageOpenError,
   StorageSchemaError,
 } from "./index.js";
+import { VIEW_NAMES } from "./views.js";
 
 const BUNDLED_EXAMPLE = fileURLToPath(new URL("../../examples/drug-targets.jsonld", import.meta.url));
-const postgres = postgresForTests();
 
-async function tempDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), "karenina-storage-"));
-}
-
-/** Runs SQL on a database as an outside tool would (not through the code under test). */
-async function rawQuery(url: string, text: string): Promise<Record<string, unknown>[]> {
-  if (url.startsWith("postgres")) {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return (await client.query(text)).rows;
-    } finally {
-      await client.end();
-    }
-  }
-  const db = new Database(url);
-  try {
-    const statement = db.prepare(text);
-    if (statement.reader) return statement.all() as Record<string, unknown>[];
-    statement.run();
-    return [];
-  } finally {
-    db.close();
-  }
-}
-
+/** The views migration 0003 added. */
+const LATER_VIEWS = VIEW_NAMES.filter(
+  (name) => !["template_results_view", "models_used_view"].includes(name),
+);
 /** A benchmark whose questions have the given ids (texts "Question <id>?"). */
 function benchmarkWith(name: string, ids: readonly string[]): Benchmark {
   const bench = Benchmark.create({ name, version: "1.0.0" });
@@ -58,33 +39,7 @@ function benchmarkWith(name: string, ids: readonly string[]): Benchmark {
 
 const resultIds = (results: readonly VerificationResult[]) => results.map((r) => r.metadata.result_id);
 
-interface Target {
-  readonly name: string;
-  /** The URL of an empty database. */
-  fresh(): Promise<string>;
-}
-
-let pgDatabase: TestDatabase | undefined;
-afterAll(async () => {
-  await pgDatabase?.drop();
-});
-
-const targets: Target[] = [{ name: "SQLite", fresh: async () => join(await tempDir(), "karenina.db") }];
-if (postgres.adminUrl !== null) {
-  const adminUrl = postgres.adminUrl;
-  targets.push({
-    name: "PostgreSQL",
-    async fresh() {
-      pgDatabase ??= await createTestDatabase(adminUrl);
-      await pgDatabase.reset();
-      return pgDatabase.url;
-    },
-  });
-} else {
-  describe.skip(`storage on PostgreSQL — skipped: ${postgres.skipReason}`, () => {
-    test("the storage suite", () => {});
-  });
-}
+const targets = storageTargets();
 
 describe.each(targets)("storage on $name", (target) => {
   const opened: Storage[] = [];
@@ -262,6 +217,28 @@ describe.each(targets)("storage on $name", (target) => {
       expect(await storage.countResults({ runName: "a", passed: false, questionIds: ["q1"] })).toBe(1);
       const passed = await storage.loadResults({ passed: true });
       expect(passed.every((r) => r.template?.verify_result === true)).toBe(true);
+    });
+
+    test("a row that failed after its verification gave true is not passed, as rowOutcome says", async () => {
+      const storage = await open();
+      await storage.saveBenchmark(benchmarkWith("alpha", ["q1", "q2"]));
+      const run = await storage.startRun({ runName: "a", benchmarkName: "alpha" });
+      const timedOut = richResult({ questionId: "q2" });
+      const failure = {
+        category: "timeout",
+        stage: "generate_answer",
+        reason: "timed out after 30 s",
+      } as const;
+      const failed = parseVerificationResult({ ...timedOut, metadata: { ...timedOut.metadata, failure } });
+      await storage.saveResults(run.id, [richResult({ questionId: "q1" }), failed]);
+
+      expect(rowOutcome(failed)).toBe("failed");
+      expect((await storage.loadResults({ passed: true })).map((r) => r.metadata.question_id)).toEqual([
+        "q1",
+      ]);
+      expect((await storage.loadResults({ passed: false })).map((r) => r.metadata.question_id)).toEqual([
+        "q2",
+      ]);
     });
 
     test("results of questions the database does not hold are refused and nothing is written", async () => {
@@ -482,14 +459,29 @@ describe.each(targets)("storage on $name", (target) => {
       const run = await first.startRun({ runName: "old", benchmarkName: "bench" });
       await first.saveResults(run.id, manyResults(["q1", "q2"], 4));
       await first.close();
-      // Back to what version 1 wrote: no ordering index, and only the first migration recorded.
+      // Back to what version 1 wrote: no ordering index, no original template, two views, one migration.
       await rawQuery(url, "DROP INDEX verification_results_run_order_idx");
+      for (const view of LATER_VIEWS) await rawQuery(url, `DROP VIEW ${view}`);
+      await rawQuery(url, "ALTER TABLE benchmark_questions DROP COLUMN original_answer_template");
+      await rawQuery(url, "DROP TABLE server_jobs");
       await rawQuery(url, "DELETE FROM karenina_migrations WHERE name <> '0001_initial'");
       const upgraded = await open(url);
       expect(await upgraded.countResults({ runId: run.id })).toBe(4);
       const names = await rawQuery(url, "SELECT name FROM karenina_migrations ORDER BY name");
-      expect(names.map((row) => row.name)).toEqual(["0001_initial", "0002_run_results_order"]);
-      expect(STORAGE_SCHEMA_VERSION).toBe(2);
+      expect(names.map((row) => row.name)).toEqual([
+        "0001_initial",
+        "0002_run_results_order",
+        "0003_original_template_and_views",
+        "0004_server_jobs",
+      ]);
+      expect(STORAGE_SCHEMA_VERSION).toBe(4);
+      // Rows saved before the column existed get their template as the original one.
+      const members = await rawQuery(
+        url,
+        "SELECT question_id FROM benchmark_questions WHERE original_answer_template = answer_template",
+      );
+      expect(members.map((row) => row.question_id).sort()).toEqual(["q1", "q2"]);
+      for (const view of LATER_VIEWS) await rawQuery(url, `SELECT * FROM ${view}`);
     });
 
     test("reopening a database keeps what it holds", async () => {

@@ -2,6 +2,15 @@ import type { Benchmark } from "../benchmark/index.js";
 import { KareninaError } from "../errors/index.js";
 import type { VerificationResult } from "../results/index.js";
 import {
+  type DeletedBenchmark,
+  type DuplicateQuestion,
+  type DuplicateResolution,
+  deleteBenchmark,
+  findDuplicates,
+  type MergedBenchmark,
+  mergeIntoStored,
+} from "./benchmark-admin.js";
+import {
   listBenchmarks,
   loadBenchmark,
   type SaveBenchmarkOptions,
@@ -13,6 +22,18 @@ import { connect } from "./connect.js";
 import type { StorageContext } from "./context.js";
 import { causeText, StorageOpenError, StorageQueryError } from "./errors.js";
 import { type ImportOptions, type ImportOutcome, importVerificationResults } from "./import.js";
+import {
+  countJobs,
+  createJob,
+  getJob,
+  interruptUnfinishedJobs,
+  type JobChanges,
+  type JobQuery,
+  type JobRow,
+  listJobs,
+  type NewJob,
+  updateJob,
+} from "./jobs.js";
 import { hasKareninaSchema, migrateToLatest } from "./migrations.js";
 import { countResults, loadResults, type ResultQuery, saveResults } from "./results.js";
 import {
@@ -110,6 +131,33 @@ export class Storage {
     return this.#run("loadBenchmark", (ctx) => loadBenchmark(ctx, name, options));
   }
 
+  /**
+   * The questions of `bench` that the benchmark stored under its name holds with other content (spec 06 §4.4
+   * `detectDuplicatesOnly`); nothing is written.
+   */
+  findDuplicates(bench: Benchmark): Promise<DuplicateQuestion[]> {
+    return this.#run("findDuplicates", (ctx) => findDuplicates(ctx, bench));
+  }
+
+  /**
+   * `bench` merged into the benchmark stored under its name, each duplicate resolved as `resolutions` says
+   * (default `keep_new`); nothing is written (save the result with {@link Storage.saveBenchmark}).
+   */
+  mergeIntoStored(
+    bench: Benchmark,
+    resolutions: Readonly<Record<string, DuplicateResolution>> = {},
+  ): Promise<MergedBenchmark> {
+    return this.#run("mergeIntoStored", (ctx) => mergeIntoStored(ctx, bench, resolutions));
+  }
+
+  /**
+   * Deletes a stored benchmark with its runs and results, and the question rows nothing else uses.
+   * @throws {StorageNotFoundError} when no benchmark has that name.
+   */
+  deleteBenchmark(name: string): Promise<DeletedBenchmark> {
+    return this.#run("deleteBenchmark", (ctx) => deleteBenchmark(ctx, name));
+  }
+
   /** Every stored benchmark, by name. */
   listBenchmarks(): Promise<StoredBenchmark[]> {
     return this.#run("listBenchmarks", listBenchmarks);
@@ -164,6 +212,36 @@ export class Storage {
   /** Deletes a run with its results; false when there was none. */
   deleteRun(runId: string): Promise<boolean> {
     return this.#run("deleteRun", (ctx) => deleteRun(ctx, runId));
+  }
+
+  /** Stores a new server job, `pending` (spec 07 §2.4). */
+  createJob(job: NewJob): Promise<JobRow> {
+    return this.#run("createJob", (ctx) => createJob(ctx, job));
+  }
+
+  /** A stored server job, or null. */
+  getJob(id: string): Promise<JobRow | null> {
+    return this.#run("getJob", (ctx) => getJob(ctx, id));
+  }
+
+  /** Changes a stored server job. @throws {StorageNotFoundError} for an unknown job. */
+  updateJob(id: string, changes: JobChanges): Promise<void> {
+    return this.#run("updateJob", (ctx) => updateJob(ctx, id, changes));
+  }
+
+  /** Stored server jobs, newest first, optionally of one kind or status, a page at a time. */
+  listJobs(query?: JobQuery): Promise<JobRow[]> {
+    return this.#run("listJobs", (ctx) => listJobs(ctx, query));
+  }
+
+  /** How many stored server jobs match a query. */
+  countJobs(query?: JobQuery): Promise<number> {
+    return this.#run("countJobs", (ctx) => countJobs(ctx, query));
+  }
+
+  /** Marks `interrupted` the jobs of `kinds` left pending or running by a server that died; their ids. */
+  interruptUnfinishedJobs(kinds: readonly string[]): Promise<string[]> {
+    return this.#run("interruptUnfinishedJobs", (ctx) => interruptUnfinishedJobs(ctx, kinds));
   }
 
   /** Closes the connection (SQLite: the file; PostgreSQL: the pool). */

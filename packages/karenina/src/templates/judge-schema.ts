@@ -68,21 +68,19 @@ export function answerClassSchema(className: string, fields: readonly SchemaFiel
 }
 
 /**
- * What the judge's prompt embeds (spec 02 §3.1): every `__verification__` key removed, and the named trace
- * fields dropped from `properties` and `required`.
+ * What the judge's prompt embeds (spec 02 §3.1): every `__verification__` key removed, no top-level
+ * `description` (the original builds it from an id-injecting subclass, which has no docstring), and the named
+ * trace fields dropped from `properties` and `required`. A `required` list the trace fields empty stays, as
+ * `required: []`, as the original's filter leaves it.
  */
 export function judgeSchemaOf(schema: JsonSchema, traceFields: readonly string[] = []): JsonSchema {
-  const stripped = stripVerification(schema) as JsonSchema;
+  const { description: _description, ...stripped } = stripVerification(schema) as JsonSchema;
   if (traceFields.length === 0) return stripped;
   const properties = { ...(stripped.properties as Record<string, unknown>) };
   for (const name of traceFields) delete properties[name];
   const required = (stripped.required as string[] | undefined)?.filter((name) => !traceFields.includes(name));
   const { required: _required, ...rest } = stripped;
-  return sortSchemaKeys({
-    ...rest,
-    properties,
-    ...(required && required.length > 0 ? { required } : {}),
-  }) as JsonSchema;
+  return sortSchemaKeys({ ...rest, properties, ...(required ? { required } : {}) }) as JsonSchema;
 }
 
 function stripVerification(value: unknown): unknown {

@@ -6,7 +6,7 @@ import {
   isDeclarativePython,
   loadDeclarativeTemplate,
   specToPython,
-  type TemplateSpec,
+  type TemplateSpecInput,
   TemplateSpecSchema,
 } from "./declarative/index.js";
 import { isTypeScriptTemplate, loadJavaScriptTemplate, type TypeScriptTemplate } from "./javascript/index.js";
@@ -20,9 +20,10 @@ export interface TemplateCode {
 
 /**
  * Anything a template can be given as: Python source (a string, as in the original), code with its language,
- * a declarative TemplateSpec, or a template defined in TypeScript with `defineAnswerTemplate`.
+ * a declarative TemplateSpec (parsed or as written, defaults left out: a `TemplateSpecInput`), or a template
+ * defined in TypeScript with `defineAnswerTemplate`.
  */
-export type TemplateInput = string | TemplateCode | TemplateSpec | TypeScriptTemplate;
+export type TemplateInput = string | TemplateCode | TemplateSpecInput | TypeScriptTemplate;
 
 function isTemplateCode(input: object): input is TemplateCode {
   return "code" in input && "language" in input;
@@ -38,7 +39,14 @@ export function templateCode(input: TemplateInput): TemplateCode {
   if (typeof input === "string") return { code: input, language: "Python" };
   if (isTypeScriptTemplate(input)) return { code: input.source, language: "JavaScript" };
   if (isTemplateCode(input)) return input;
-  return { code: specToPython(TemplateSpecSchema.parse(input)), language: "Python" };
+  const spec = TemplateSpecSchema.safeParse(input);
+  if (!spec.success) {
+    const problems = spec.error.issues.map(
+      (issue) => `${issue.path.join(".") || "(spec)"}: ${issue.message}`,
+    );
+    throw new TemplateError(`Invalid template: not a TemplateSpec: ${problems.join("; ")}`);
+  }
+  return { code: specToPython(spec.data), language: "Python" };
 }
 
 /** Options of {@link loadTemplate}. */

@@ -97,6 +97,31 @@ class Answer(BaseAnswer):
       "It was approved in 2016 after a long review that took many months and involved several committees.",
     ],
   },
+  {
+    name: "imports from the original's module tree (karenina.schemas.primitives, entities submodules)",
+    code: `from karenina.schemas.entities.answer import BaseAnswer
+from karenina.schemas.entities.verified_field import VerifiedField
+from karenina.schemas.entities.composition import AnyOf, FieldCheck
+from karenina.schemas.primitives import ExactMatch, NumericRange
+from karenina.schemas.primitives.trace import TraceContains
+
+
+class Answer(BaseAnswer):
+    city: str = VerifiedField(description="City named as the capital", ground_truth="Canberra", verify_with=ExactMatch(), weight=2)
+    population_m: float = VerifiedField(description="Population in millions", ground_truth=None, verify_with=NumericRange(min=0.4, max=0.5))
+    hedges: bool = VerifiedField(description="Hedges", ground_truth=False, verify_with=TraceContains(substring="I think"))
+
+    class VerificationStrategy:
+        verify_strategy = AnyOf(conditions=[FieldCheck(field="city"), FieldCheck(field="population_m")])
+`,
+    answers: [
+      { city: "canberra", population_m: 0.46, hedges: true },
+      { city: "Sydney", population_m: "0.5", hedges: false },
+      { city: "Sydney", population_m: 5.3, hedges: false },
+      { city: null, population_m: null, hedges: false },
+    ],
+    responses: ["Canberra.", "I think it is Sydney."],
+  },
 ];
 
 async function verdicts(

@@ -4,10 +4,16 @@
  * the arguments of a `verify` against the scripted server, presets, and an endpoint nothing listens on.
  */
 import { createHash } from "node:crypto";
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from "vitest";
 import { Benchmark } from "../benchmark/index.js";
 import { runCli } from "../cli/program.js";
+import { readRunLog } from "../pipeline/index.js";
+import type { VerificationResult } from "../results/index.js";
+import type { ScriptRule } from "./openai-server/index.js";
 import { DRUG_TEMPLATE } from "./pipeline-context.js";
 
 /** Runs `karenina ARGS` in-process and returns its exit code, stdout and stderr. */
@@ -78,4 +84,63 @@ export async function deadEndpoint(): Promise<string> {
   await new Promise((resolve) => probe.close(resolve));
   if (address === null || typeof address === "string") throw new Error("the probe has no TCP port");
   return `http://127.0.0.1:${address.port}/v1`;
+}
+
+/**
+ * Replies of the scripted server for {@link drugBenchmark} runs, hand-written test data: the model "answerer"
+ * answers "Venetoclax.", the judge "judge" parses it as venetoclax.
+ */
+export const DRUG_REPLIES: ScriptRule[] = [
+  { match: { model: "answerer" }, reply: { text: "Venetoclax." }, repeat: true },
+  { match: { model: "judge" }, reply: { json: { drug: "venetoclax" } }, repeat: true },
+];
+
+/**
+ * A fresh scratch directory for every test of a file, made before it and removed after it; the function
+ * returns the current test's (`const dir = dirPerTest("karenina-x-")` at the top, `join(dir(), "a")` in a test).
+ */
+export function dirPerTest(prefix: string): () => string {
+  let current: string | undefined;
+  beforeEach(async () => {
+    current = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterEach(async () => {
+    if (current !== undefined) await rm(current, { recursive: true, force: true });
+    current = undefined;
+  });
+  return () => {
+    if (current === undefined) throw new Error("the scratch directory exists only inside a test");
+    return current;
+  };
+}
+
+/**
+ * Runs every test of a file in one fresh scratch directory as the working directory (made and entered before
+ * the first test, left and removed after the last); the function returns its path. For commands that write
+ * into the current directory (`karenina demo`).
+ */
+export function scratchWorkingDir(prefix: string): () => string {
+  let home = "";
+  let current = "";
+  beforeAll(async () => {
+    home = process.cwd();
+    current = await mkdtemp(join(tmpdir(), prefix));
+    process.chdir(current);
+  });
+  afterAll(async () => {
+    process.chdir(home);
+    await rm(current, { recursive: true, force: true });
+  });
+  return () => current;
+}
+
+/** No provider key in the environment, whatever the machine running the tests has (`vi.unstubAllEnvs` undoes it). */
+export function withoutProviderKeys(): void {
+  vi.stubEnv("OPENAI_API_KEY", "");
+  vi.stubEnv("ANTHROPIC_API_KEY", "");
+}
+
+/** The results of a run log (JSONL) written by a command. */
+export async function runLogResults(file: string): Promise<VerificationResult[]> {
+  return (await readRunLog<VerificationResult>(file)).results;
 }

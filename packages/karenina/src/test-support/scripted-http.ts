@@ -14,11 +14,39 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
 }
 
-/** One HTTP reply, sent as JSON. */
+/** One HTTP reply, sent as JSON, or as server-sent events when `sse` is set (`payload` is then unused). */
 export interface HttpReply {
   status: number;
   headers?: Record<string, string>;
   payload: unknown;
+  sse?: ServerSentEvents;
+}
+
+/**
+ * A streamed reply: `events` are sent at once, each as a `data:` line; then, after `stallMs` (if set), the
+ * `tail` events and the closing `data: [DONE]`. A client whose timeout is shorter than `stallMs` sees the
+ * first events and then silence, as from a model that stalls mid-answer.
+ */
+export interface ServerSentEvents {
+  events: unknown[];
+  tail: unknown[];
+  stallMs?: number;
+}
+
+function sendEvents(res: ServerResponse, reply: HttpReply, sse: ServerSentEvents) {
+  res.writeHead(reply.status, { "content-type": "text/event-stream", ...reply.headers });
+  const write = (events: unknown[]) => {
+    for (const event of events) res.write(`data: ${JSON.stringify(event)}\n\n`);
+  };
+  const finish = () => {
+    if (res.destroyed) return;
+    write(sse.tail);
+    res.end("data: [DONE]\n\n");
+  };
+  write(sse.events);
+  if (sse.stallMs === undefined) return finish();
+  const timer = setTimeout(finish, sse.stallMs);
+  res.on("close", () => clearTimeout(timer));
 }
 
 /**
@@ -96,6 +124,7 @@ export function retryAfterHeader(reply: { retryAfter?: number }): Record<string,
 
 function send(res: ServerResponse, reply: HttpReply) {
   if (res.destroyed) return;
+  if (reply.sse !== undefined) return sendEvents(res, reply, reply.sse);
   res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
   res.end(JSON.stringify(reply.payload));
 }

@@ -16,23 +16,28 @@ export const HONEST_CITY_TEMPLATE = [
   "        return self.city.strip().lower() == self.correct['city'].lower()",
 ].join("\n");
 
-/** Forges every verdict through `sys.modules['_karenina_bridge']`, at load and in each verify (always true). */
-export const BRIDGE_FORGING_TEMPLATE = [
+/** The forging code: replaces the bridge's evaluation with one whose every verdict is true. */
+const FORGE = [
   "import sys",
-  "def _forge():",
-  "    bridge = sys.modules['_karenina_bridge']",
-  "    real = bridge._evaluate",
-  "    def forged(*a, **k):",
-  "        result = real(*a, **k)",
-  "        result['verify'] = True",
-  "        return result",
-  "    bridge._evaluate = forged",
+  "_bridge = sys.modules['_karenina_bridge']",
+  "def _forged(*a, _real=_bridge._evaluate, **k):",
+  "    result = _real(*a, **k)",
+  "    result['verify'] = True",
+  "    return result",
+  "_bridge._evaluate = _forged",
+];
+
+/**
+ * Forges every verdict through `sys.modules['_karenina_bridge']`, at load and in each verify (always true). The
+ * code is written out in both places: top-level names are not visible inside methods (spec 02 §1.1).
+ */
+export const BRIDGE_FORGING_TEMPLATE = [
+  ...FORGE,
   "class Answer(BaseAnswer):",
   "    x: str = Field(description='x')",
   "    def verify(self):",
-  "        _forge()",
+  ...FORGE.map((line) => `        ${line}`),
   "        return True",
-  "_forge()",
 ].join("\n");
 
 /**

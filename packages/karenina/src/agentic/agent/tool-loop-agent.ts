@@ -22,6 +22,11 @@ import {
 import { attachMcpServers, type McpToolbox } from "../mcp/index.js";
 import { type AgentStep, toAgentPrompt, traceFromSteps } from "./agent-messages.js";
 import { agentResult } from "./agent-result.js";
+import { AgentExecutionError } from "./errors.js";
+import type { AgentMiddleware } from "./middleware.js";
+import { withModelRetry } from "./model-retry.js";
+import { guardTools, type ToolGuardState } from "./tool-guard.js";
+import { TraceSummarizer } from "./trace-summarizer.js";
 
 /** Defaults of every run of a tool-loop agent; a run's own options win. */
 export interface ToolLoopAgentOptions {
@@ -29,8 +34,17 @@ export interface ToolLoopAgentOptions {
   maxTurns?: number;
   /** Wall-clock limit of a run in milliseconds (default 180 000, the original's `agent_timeout`). */
   timeoutMs?: number;
-  /** Retries of one model call on a transient error (default 2, the original's `model_retry.max_retries`). */
+  /**
+   * Retries of one model call (default 2, the original's `model_retry.max_retries`); a call failing for good
+   * throws. Ignored when `middleware` is given.
+   */
   maxRetries?: number;
+  /**
+   * The original's agent middleware (retries of model and MCP tool calls, a tool-call limit, summarisation of
+   * long conversations), as `agentMiddlewareFor` builds it from `agent_middleware`. Without it: plain model
+   * retries (`maxRetries`), no tool retries, no tool-call limit, no summarisation.
+   */
+  middleware?: AgentMiddleware;
   /** MCP servers attached to every run. */
   mcp?: McpAttachment | null;
   /** Static tools offered in every run. */
@@ -71,43 +85,61 @@ export function toolLoopAgent(target: LanguageModelTarget, defaults: ToolLoopAge
       const mcp = options.mcp === undefined ? (defaults.mcp ?? null) : options.mcp;
       const staticTools: ToolSet = { ...defaults.tools, ...options.tools };
       const steps: AgentStep[] = [];
+      const middleware = defaults.middleware;
+      const summarizer = middleware?.summarization ? new TraceSummarizer(middleware.summarization) : null;
+      const guard: ToolGuardState = { calls: 0, fatal: null };
       const finish = (timeoutReached: boolean) =>
         agentResult(traceFromSteps(steps, model), {
-          usage: summedUsage(steps, model),
+          usage: addUsage(summedUsage(steps, model), summarizer?.usage ?? emptyUsage()),
           turns: steps.length,
           limitReached: hitTurnLimit(steps, maxTurns),
           timeoutReached,
         });
-      const guard = callSignal(timeoutMs, options.signal);
+      const deadline = callSignal(timeoutMs, options.signal);
       let toolbox: McpToolbox | null = null;
       try {
         if (mcp !== null && Object.keys(mcp.servers).length > 0) {
           toolbox = await attachMcpServers(mcp, {
             reservedNames: new Set(Object.keys(staticTools)),
-            signal: guard.signal,
+            signal: deadline.signal,
             ...(options.workingDir === undefined ? {} : { workingDir: options.workingDir }),
           });
         }
-        const tools: ToolSet = { ...staticTools, ...toolbox?.tools };
+        const allTools: ToolSet = { ...staticTools, ...toolbox?.tools };
+        const tools =
+          middleware === undefined
+            ? allTools
+            : guardTools(allTools, new Set(Object.keys(toolbox?.tools ?? {})), middleware, guard);
         const prompt = toAgentPrompt(messages);
         await generateText({
-          model: target.model,
+          model: middleware === undefined ? target.model : withModelRetry(target, middleware),
           ...(prompt.system === null ? {} : { system: prompt.system }),
           messages: prompt.messages,
           ...(Object.keys(tools).length === 0 ? {} : { tools }),
-          stopWhen: stepCountIs(maxTurns),
-          abortSignal: guard.signal,
-          maxRetries: defaults.maxRetries ?? DEFAULT_MAX_RETRIES,
+          stopWhen: [stepCountIs(maxTurns), () => guard.fatal !== null],
+          abortSignal: deadline.signal,
+          maxRetries: middleware === undefined ? (defaults.maxRetries ?? DEFAULT_MAX_RETRIES) : 0,
           ...(target.temperature === undefined ? {} : { temperature: target.temperature }),
           ...(target.maxTokens === undefined ? {} : { maxOutputTokens: target.maxTokens }),
+          ...(summarizer === null
+            ? {}
+            : {
+                prepareStep: async ({ messages: stepMessages }) => {
+                  const replaced = await summarizer.prepare(stepMessages, deadline.signal);
+                  return replaced === undefined ? {} : { messages: replaced };
+                },
+              }),
           onStepFinish: (step) => {
             steps.push(step);
           },
         });
+        if (guard.fatal !== null) {
+          throw new AgentExecutionError(`Agent stopped: ${guard.fatal.message}`, null, false, guard.fatal);
+        }
         return finish(false);
       } catch (error) {
-        if (guard.aborted()) throw new LlmAbortedError(model, error);
-        if (guard.timedOut()) return finish(true);
+        if (deadline.aborted()) throw new LlmAbortedError(model, error);
+        if (deadline.timedOut()) return finish(true);
         if (KareninaError.isInstance(error)) throw error;
         throw toPortError(error, {
           model,
@@ -117,7 +149,7 @@ export function toolLoopAgent(target: LanguageModelTarget, defaults: ToolLoopAge
           secrets: target.secrets ?? [],
         });
       } finally {
-        guard.dispose();
+        deadline.dispose();
         await toolbox?.close();
       }
     },

@@ -4,13 +4,10 @@
  * tool answers are hand-written test data.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import {
   LlmAbortedError,
@@ -19,6 +16,7 @@ import {
   openAiEndpointModel,
   userMessage,
 } from "../../llm/index.js";
+import { mcpHttpServerPerTest } from "../../test-support/mcp-http-server.js";
 import { startOpenAiServer } from "../../test-support/openai-server/index.js";
 import { serverPerTest } from "../../test-support/server-per-test.js";
 import { toolLoopAgent } from "../agent/index.js";
@@ -36,15 +34,11 @@ const agent = () =>
 const QUESTION = [userMessage("What is the target of venetoclax?")];
 
 let dir = "";
-const httpServers: Server[] = [];
+const startMcpHttp = mcpHttpServerPerTest();
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "karenina-mcp-"));
 });
 afterEach(async () => {
-  for (const server of httpServers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -70,19 +64,7 @@ async function isRunning(name: string): Promise<boolean> {
 /** A streamable-HTTP MCP server on 127.0.0.1 (stateless: one server instance per request). */
 async function httpServer(name: string): Promise<{ url: string; calls: unknown[] }> {
   const calls: unknown[] = [];
-  const server = createServer(async (req, res) => {
-    const mcp = geneToolsServer(name, calls);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on("close", () => {
-      void transport.close();
-      void mcp.close();
-    });
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  httpServers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, calls };
+  return { url: await startMcpHttp(() => geneToolsServer(name, calls)), calls };
 }
 
 const offeredTools = (index = 0) =>

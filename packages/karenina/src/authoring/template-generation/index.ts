@@ -1,4 +1,9 @@
-export { type AttributeType, attributeTypeText, parseAttributeType } from "./attribute-type.js";
+export {
+  type AttributeType,
+  attributeTypeText,
+  groundTruthProblem,
+  parseAttributeType,
+} from "./attribute-type.js";
 export {
   defaultBackupPath,
   readTemplateBackup,

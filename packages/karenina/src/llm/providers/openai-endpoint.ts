@@ -53,6 +53,8 @@ export function openAiEndpointModel(options: OpenAiEndpointOptions): LanguageMod
     baseURL: finalizeBaseUrl(options.baseURL, options.baseUrlMode),
     apiKey: options.apiKey,
     supportsStructuredOutputs: true,
+    // Streamed answers report their usage in a last chunk only when asked (`stream_options.include_usage`).
+    includeUsage: true,
   });
   return languageModelTarget(
     "openai_endpoint",

@@ -32,6 +32,7 @@ export function openRouterModel(options: OpenRouterOptions): LanguageModelTarget
       baseURL,
       apiKey,
       supportsStructuredOutputs: true,
+      includeUsage: true,
     }).chatModel(options.modelName),
   );
 }

@@ -11,7 +11,7 @@ import { jsonPath, writeFileAtomic } from "../../checkpoint/index.js";
 import { schemaProblems } from "../../errors/index.js";
 import { cacheKey } from "../cache/index.js";
 import { PortError } from "../errors.js";
-import type { Message } from "../messages.js";
+import { type Message, messageText } from "../messages.js";
 import {
   BASE_CAPABILITIES,
   type CallOptions,
@@ -38,7 +38,7 @@ export interface RecordingOptions {
   parameters?: Record<string, unknown>;
 }
 
-const FORMAT = "karenina-recording/1";
+export const FORMAT = "karenina-recording/1";
 
 const UsageSchema = z.looseObject({
   input_tokens: z.number(),
@@ -66,6 +66,22 @@ const RequestSchema = z.object({
   schema: z.unknown(),
 });
 
+/**
+ * A recorded agent run (`AgentResult`): the trace with every turn, tool call and tool result, its usage and
+ * how it ended. The workspace directory of the run is written as `<workspace>` (see agent-recording.ts).
+ */
+const AgentResultSchema = z.looseObject({
+  finalResponse: z.string(),
+  rawTrace: z.string(),
+  traceMessages: z.array(z.looseObject({ role: z.string(), content: z.array(z.unknown()) })),
+  usage: UsageSchema,
+  usageUnavailable: z.boolean(),
+  turns: z.number(),
+  limitReached: z.boolean(),
+  timeoutReached: z.boolean(),
+  metrics: z.looseObject({ iterations: z.number(), limit_reached: z.boolean() }),
+});
+
 /** A recording file: the request (for people reading it) and the response (for replay). */
 export const RecordingFileSchema = z.discriminatedUnion("kind", [
   z.object({
@@ -86,10 +102,24 @@ export const RecordingFileSchema = z.discriminatedUnion("kind", [
     request: RequestSchema,
     response: ParseResultSchema,
   }),
+  z.object({
+    format: z.literal(FORMAT),
+    kind: z.literal("agent"),
+    key: z.string(),
+    model_identity: z.string(),
+    recorded_at: z.string(),
+    request: RequestSchema,
+    response: AgentResultSchema,
+  }),
 ]);
 export type RecordingFile = z.output<typeof RecordingFileSchema>;
 
-type Kind = RecordingFile["kind"];
+/** What was recorded: a single call (`llm`), a structured call (`parse`) or a whole agent run (`agent`). */
+export type RecordingKind = RecordingFile["kind"];
+type Kind = RecordingKind;
+
+/** What a recorded call is called in messages. */
+const CALL_NAMES: Record<Kind, string> = { llm: "LLM call", parse: "parse call", agent: "agent run" };
 
 function schemaOf(schema: StructuredSchema<unknown> | undefined): unknown {
   return schema === undefined
@@ -116,11 +146,37 @@ export function recordingKey(
   });
 }
 
-function pathOf(dir: string, key: string): string {
+export function pathOf(dir: string, key: string): string {
   return join(dir, `${key}.json`);
 }
 
-async function readRecording(dir: string, key: string, kind: Kind): Promise<RecordingFile> {
+const EXCERPT_LENGTH = 100;
+
+/**
+ * The request as a miss names it: the start of its last user message (for an answer, the question itself).
+ * @example
+ * requestSubject([userMessage("Which gene does venetoclax target?")]); // 'the request whose last user message is "Which gene does venetoclax target?"'
+ */
+export function requestSubject(messages: readonly Message[]): string {
+  const user = messages.filter((message) => message.role === "user").at(-1);
+  if (user === undefined) return "a request without a user message";
+  const text = messageText(user).replace(/\s+/g, " ").trim();
+  const excerpt = text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH)}…` : text;
+  return `the request whose last user message is ${JSON.stringify(excerpt)}`;
+}
+
+/** Who answered and what was asked, for {@link readRecording}'s miss message. */
+export interface RecordedCall {
+  modelIdentity: string;
+  messages: readonly Message[];
+}
+
+export async function readRecording(
+  dir: string,
+  key: string,
+  kind: Kind,
+  call: RecordedCall,
+): Promise<RecordingFile> {
   const path = pathOf(dir, key);
   let text: string;
   try {
@@ -128,7 +184,9 @@ async function readRecording(dir: string, key: string, kind: Kind): Promise<Reco
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       throw new ReplayMissError(
-        `no recorded response for request ${key} in ${dir}: the request differs from every recorded one (model, messages, parameters or schema); re-record it by running with mode "record"`,
+        `no recorded ${CALL_NAMES[kind]} of ${call.modelIdentity} for ${requestSubject(call.messages)} ` +
+          `(request ${key}, looked for in ${dir}): the request differs from every recorded one (model, messages, ` +
+          `parameters${kind === "parse" ? " or schema" : kind === "agent" ? ", tools or turn limit" : ""}); re-record it by running with mode "record"`,
         key,
       );
     }
@@ -162,7 +220,7 @@ async function readRecording(dir: string, key: string, kind: Kind): Promise<Reco
   return result.data;
 }
 
-async function writeRecording(
+export async function writeRecording(
   dir: string,
   key: string,
   kind: Kind,
@@ -189,7 +247,8 @@ async function writeRecording(
   }
 }
 
-function inner<P>(port: P | null | undefined, options: RecordingOptions): P | null {
+/** The port to call: null in replay mode; the real one, required, in record mode. */
+export function inner<P>(port: P | null | undefined, options: RecordingOptions): P | null {
   if (options.mode === "replay") return port ?? null;
   if (options.mode !== "record") {
     throw new PortError(`recording mode must be "record" or "replay", found ${JSON.stringify(options.mode)}`);
@@ -210,7 +269,7 @@ export function recordingLlmPort(port: LlmPort | null, options: RecordingOptions
     async invoke(messages: readonly Message[], callOptions?: CallOptions): Promise<LlmResponse> {
       const key = recordingKey("llm", options, messages);
       if (options.mode === "replay") {
-        const file = await readRecording(options.dir, key, "llm");
+        const file = await readRecording(options.dir, key, "llm", { ...options, messages });
         return file.response as LlmResponse;
       }
       const response = await (real as LlmPort).invoke(messages, callOptions);
@@ -242,7 +301,7 @@ export function recordingParserPort(port: ParserPort | null, options: RecordingO
       const loose = schema as StructuredSchema<unknown>;
       const key = recordingKey("parse", options, messages, loose);
       if (options.mode === "replay") {
-        const file = await readRecording(options.dir, key, "parse");
+        const file = await readRecording(options.dir, key, "parse", { ...options, messages });
         const response = file.response as ParseResult<unknown>;
         const validation = schema.validate(response.parsed);
         if (!validation.success) {

@@ -3,14 +3,23 @@
  * Code) for `claude_agent_sdk`, else the AI SDK tool loop over the model's provider.
  */
 import type { ToolSet } from "ai";
-import { claudeAgentPort, mcpServerConfigs, toolLoopAgent } from "../../agentic/index.js";
+import {
+  type AgentMiddleware,
+  claudeAgentPort,
+  mcpServerConfigs,
+  toolLoopAgent,
+} from "../../agentic/index.js";
 import {
   AdapterUnavailableError,
   type AgentPort,
+  type LanguageModelTarget,
   type McpAttachment,
   type ProviderEnv,
+  type RecordingMode,
+  recordingAgentPort,
 } from "../../llm/index.js";
 import { languageModelFor } from "./adapter-routing.js";
+import { AgentMiddlewareConfigSchema, summarizationTrigger } from "./agent-middleware.js";
 import { type AgentTier, INTERFACES, isKnownInterface } from "./interfaces.js";
 import type { ModelConfig } from "./model-config.js";
 
@@ -54,14 +63,24 @@ export function mcpAttachmentFor(model: ModelConfig): McpAttachment | null {
   };
 }
 
+/** What an agent is for: answering (with the model's `agent_middleware`) or judging (without). */
+export type AgentRole = "answering" | "judge";
+
 /** How {@link agentPortFor} builds an agent. */
 export interface AgentRoutingOptions {
+  /** Default `answering`: a tool loop then runs with the model's `agent_middleware`; a judge's does not. */
+  role?: AgentRole;
   /** Where API keys (and base URLs) are read from, and Claude Code's environment; default `process.env`. */
   env?: ProviderEnv;
   /** Static tools offered to a tool-loop agent in every run (e.g. workspace tools). */
   tools?: ToolSet;
   /** Another Claude Code executable than the one bundled with the Claude Agent SDK. */
   pathToClaudeCodeExecutable?: string;
+  /**
+   * Record every agent run (turns, tool calls and results) to files in `dir` (`record`), or replay them
+   * offline (`replay`: no agent runs, so no key, network, tool or MCP server is needed).
+   */
+  recording?: { dir: string; mode: RecordingMode };
 }
 
 /** A number at `path` of an object kept as given (`agent_middleware`), or undefined. */
@@ -84,12 +103,31 @@ function extraString(model: ModelConfig, key: string): string | null {
  * or `ANTHROPIC_API_KEY`; `agent_runtime.access_mode = read_only` offers only reading tools); every other
  * interface runs the tool loop over its provider, routed as `llmPortFor` routes it (`langchain_deep_agents`
  * included: DeepAgents has no JavaScript counterpart). Defaults of each run: `max_turns` =
- * `agent_middleware.limits.model_call_limit` (25), wall-clock limit = `agent_timeout` (180 s), model-call
- * retries = `agent_middleware.model_retry.max_retries` (2), MCP servers from `mcp_urls_dict`.
+ * `agent_middleware.limits.model_call_limit` (25), wall-clock limit = `agent_timeout` (180 s), MCP servers
+ * from `mcp_urls_dict`; the tool loop runs with the rest of `agent_middleware` ({@link agentMiddlewareFor}).
+ * With `recording`, runs are recorded to files or replayed from them (see `recordingAgentPort`); replaying
+ * builds no real agent, so it needs no key.
  * @throws {AdapterUnavailableError} for `manual`/`taskeval` (no live model), a missing key or setting.
  * @throws {McpSpecError} for an `mcp_urls_dict` value that is neither a URL nor a command line.
  */
 export function agentPortFor(model: ModelConfig, options: AgentRoutingOptions = {}): AgentPort {
+  const { recording } = options;
+  if (recording === undefined) return liveAgentPortFor(model, options);
+  const real = recording.mode === "replay" ? null : liveAgentPortFor(model, options);
+  return recordingAgentPort(real, {
+    ...recording,
+    modelIdentity: `${model.interface}:${model.model_name}`,
+    parameters: {
+      temperature: model.temperature,
+      max_tokens: model.max_tokens,
+      mcp_servers: Object.keys(model.mcp_urls_dict ?? {}).sort(),
+      mcp_tool_filter: model.mcp_tool_filter ?? null,
+      agent_middleware: model.agent_middleware ?? null,
+    },
+  });
+}
+
+function liveAgentPortFor(model: ModelConfig, options: AgentRoutingOptions): AgentPort {
   if (model.interface === "manual" || model.interface === "taskeval") {
     throw new AdapterUnavailableError(
       `model ${model.id}: the ${model.interface} interface replays answers given in advance and has no agent`,
@@ -97,7 +135,6 @@ export function agentPortFor(model: ModelConfig, options: AgentRoutingOptions = 
     );
   }
   const maxTurns = numberAt(model.agent_middleware, ["limits", "model_call_limit"]);
-  const maxRetries = numberAt(model.agent_middleware, ["model_retry", "max_retries"]);
   const defaults = {
     mcp: mcpAttachmentFor(model),
     ...(maxTurns === undefined ? {} : { maxTurns }),
@@ -117,9 +154,62 @@ export function agentPortFor(model: ModelConfig, options: AgentRoutingOptions = 
         : { pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable }),
     });
   }
-  return toolLoopAgent(languageModelFor(model, { env }), {
+  const target = languageModelFor(model, { env });
+  return toolLoopAgent(target, {
     ...defaults,
-    ...(maxRetries === undefined ? {} : { maxRetries }),
+    ...((options.role ?? "answering") === "answering"
+      ? { middleware: agentMiddlewareFor(model, target, env) }
+      : {}),
     ...(options.tools === undefined ? {} : { tools: options.tools }),
   });
 }
+
+/**
+ * The tool loop's middleware from a model's `agent_middleware` (defaults as in the original, spec 04 §3):
+ * model-call retries (2, backoff from 2 s, ×2, at most 10 s, ±25 % jitter; then a placeholder message, or an
+ * error with `on_failure: raise`), MCP tool-call retries (3, from 1 s, ×2; then an error result for the
+ * model), 50 tool calls per run, and summarisation of the conversation at `summarization.trigger_tokens`, else
+ * `max_context_tokens`, else 80 % of 100 000 estimated tokens, by the agent's model or `summarization.model`
+ * (a model name at the same provider and endpoint).
+ */
+export function agentMiddlewareFor(
+  model: ModelConfig,
+  target: LanguageModelTarget,
+  env: ProviderEnv,
+): AgentMiddleware {
+  const config = AgentMiddlewareConfigSchema.parse(model.agent_middleware ?? {});
+  const { limits, model_retry: modelRetry, tool_retry: toolRetry, summarization } = config;
+  return {
+    toolCallLimit: limits.tool_call_limit,
+    toolLimitExceeded: limits.exit_behavior === "end" ? "refuse" : "error",
+    modelRetry: {
+      maxRetries: modelRetry.max_retries,
+      backoffFactor: modelRetry.backoff_factor,
+      initialDelayMs: modelRetry.initial_delay * 1000,
+      maxDelayMs: modelRetry.max_delay * 1000,
+      jitter: modelRetry.jitter,
+      onFailure: modelRetry.on_failure,
+    },
+    toolRetry: {
+      maxRetries: toolRetry.max_retries,
+      backoffFactor: toolRetry.backoff_factor,
+      initialDelayMs: toolRetry.initial_delay * 1000,
+      maxDelayMs: TOOL_RETRY_MAX_DELAY_MS,
+      jitter: true,
+      onFailure: toolRetry.on_failure,
+    },
+    summarization: summarization.enabled
+      ? {
+          triggerTokens: summarizationTrigger(config, model.max_context_tokens),
+          keepMessages: summarization.keep_messages,
+          model:
+            summarization.model === null
+              ? target
+              : languageModelFor({ ...model, model_name: summarization.model }, { env }),
+        }
+      : null,
+  };
+}
+
+/** The original's tool retries wait at most 60 s (LangChain's default; `tool_retry` has no `max_delay`). */
+const TOOL_RETRY_MAX_DELAY_MS = 60_000;

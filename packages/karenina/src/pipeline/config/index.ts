@@ -9,12 +9,21 @@ export {
   parserPortFor,
 } from "./adapter-routing.js";
 export {
+  type AgentMiddlewareConfig,
+  AgentMiddlewareConfigSchema,
+  DEFAULT_CONTEXT_TOKENS,
+  summarizationTrigger,
+} from "./agent-middleware.js";
+export {
+  type AgentRole,
   type AgentRoutingOptions,
+  agentMiddlewareFor,
   agentPortFor,
   agentTierFor,
   mcpAttachmentFor,
   usesAgentPort,
 } from "./agent-routing.js";
+export { verificationConfigWarnings } from "./config-warnings.js";
 export { ConfigError, PresetError, PresetNotFoundError } from "./errors.js";
 export {
   type AdapterTarget,
@@ -68,6 +77,8 @@ export {
   PromptConfigSchema,
   parseVerificationConfig,
   QuestionFewShotConfigSchema,
+  type SearchResult,
+  type SearchResultItem,
   type SearchTool,
   type VerificationConfig,
   type VerificationConfigInput,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ManualTraces, RetryPolicySchema } from "../../llm/index.js";
+import { AgentMiddlewareConfigSchema } from "./agent-middleware.js";
 import { INTERFACES, isKnownInterface } from "./interfaces.js";
 import { SecretSchema } from "./secret.js";
 
@@ -52,11 +53,20 @@ const ModelConfigFields = z.strictObject({
    * `ManualTraces.from`). Never serialized.
    */
   manual_traces: z
-    .union([z.instanceof(ManualTraces), z.record(z.string(), z.string())])
+    .union([z.instanceof(ManualTraces).meta({ type: "object" }), z.record(z.string(), z.string())])
     .nullable()
     .default(null),
-  /** Agent middleware settings (spec 04 §3), kept as given until the agent adapters read them. */
-  agent_middleware: nullableRecord(z.unknown()),
+  /**
+   * Agent middleware settings (spec 04 §3): checked against `AgentMiddlewareConfigSchema`, kept as given (the
+   * defaults are filled when the agent is built, so a saved config writes only what the user set).
+   */
+  agent_middleware: nullableRecord(z.unknown()).superRefine((value, ctx) => {
+    if (value === null) return;
+    const checked = AgentMiddlewareConfigSchema.safeParse(value);
+    for (const issue of checked.error?.issues ?? []) {
+      ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    }
+  }),
   max_context_tokens: z.int().nullable().default(null),
   agent_timeout: z.int().nullable().default(null),
   request_timeout: z.number().nullable().default(null),

@@ -38,7 +38,7 @@ export class Secret {
  * holds) and the empty string read as null, so a missing credential is reported as missing.
  */
 export const SecretSchema = z
-  .union([z.string(), z.instanceof(Secret)])
+  .union([z.string(), z.instanceof(Secret).meta({ type: "string" })])
   .nullable()
   .default(null)
   .transform((value) => {

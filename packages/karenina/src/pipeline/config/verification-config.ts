@@ -61,10 +61,25 @@ export const FewShotConfigSchema = z.strictObject({
 });
 export type FewShotConfig = z.output<typeof FewShotConfigSchema>;
 
-/** A search tool: `"tavily"` or a function from query (or queries) to result (or results). */
+/** One web search hit, as the built-in Tavily search returns it (the original's `SearchResultItem`). */
+export interface SearchResultItem {
+  title: string;
+  content: string;
+  url: string;
+}
+
+/** What a search gives for one query: its hits, or free text. */
+export type SearchResult = string | SearchResultItem[];
+
+/**
+ * A search tool: `"tavily"` (the built-in search through Tavily's HTTP API, with `TAVILY_API_KEY`) or a
+ * function from query (or queries) to result (or one result per query).
+ */
 export type SearchTool =
   | string
-  | ((query: string | string[]) => Promise<string | string[]> | string | string[]);
+  | ((
+      query: string | string[],
+    ) => Promise<SearchResult | SearchResult[] | string[]> | SearchResult | SearchResult[] | string[]);
 const SearchToolSchema = z
   .union([z.string(), z.custom<Exclude<SearchTool, string>>((value) => typeof value === "function")])
   .default("tavily");

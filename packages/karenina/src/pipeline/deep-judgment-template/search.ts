@@ -3,22 +3,23 @@ import { describeException } from "../classify-error.js";
 import type { VerificationContext } from "../context.js";
 import { hallucinationPrompt, readHallucinationReply, type TemplateExcerpt } from "../prompts/index.js";
 import { type SearchFunction, searchTexts } from "../rubric-evaluation/index.js";
+import { resolveSearchTool, searchFailureWarning } from "../web-search/index.js";
 import { askJudge } from "./calls.js";
 
 /**
  * The search function of template deep judgment, or null when there is none (spec 04 §9.1 step 2): only when
- * `deep_judgment_search_enabled` and `deep_judgment_search_tool` is a function. A named tool (`"tavily"`)
- * would need the Tavily client, which this port does not have: search is skipped with a warning saying why.
+ * `deep_judgment_search_enabled`; `deep_judgment_search_tool` is a function, or `"tavily"` — Tavily's HTTP API
+ * with the run's `TAVILY_API_KEY` (3 results per query, basic depth; a failed query gets no results and a
+ * warning). Without a key, search is skipped with a warning saying why.
  */
 export function templateSearchFunction(ctx: VerificationContext): SearchFunction | null {
   const { deep_judgment_search_enabled: enabled, deep_judgment_search_tool: tool } = ctx.config;
   if (!enabled) return null;
-  if (typeof tool === "function") return tool;
-  const reason =
-    process.env.TAVILY_API_KEY === undefined || process.env.TAVILY_API_KEY === ""
-      ? `the "${tool}" search tool needs TAVILY_API_KEY, which is not set`
-      : `the "${tool}" search tool is not available here; give a function as deep_judgment_search_tool`;
-  ctx.warn(`Deep judgment search skipped: ${reason}`);
+  const search = resolveSearchTool(tool, ctx.services.env, (query, error) =>
+    ctx.warn(searchFailureWarning(query, error)),
+  );
+  if (search.available) return search.search;
+  ctx.warn(`Deep judgment search skipped: ${search.reason}`);
   return null;
 }
 

@@ -6,11 +6,13 @@ import { afterEach, expect, test, vi } from "vitest";
 import { type RecordedRequest, startOpenAiServer } from "../../test-support/openai-server/index.js";
 import { DRUG_GROUND_TRUTH, scriptedPipeline } from "../../test-support/pipeline-context.js";
 import { serverPerTest } from "../../test-support/server-per-test.js";
+import { handWrittenHit, startTavilyServer } from "../../test-support/tavily-server.js";
 
 /** The answer names another drug than the ground truth, so the ground truth appears in no request it causes. */
 const ANSWER = "The approved BCL-2 inhibitor is navitoclax, taken orally.";
 
 const server = serverPerTest(startOpenAiServer);
+const tavily = serverPerTest(startTavilyServer);
 const { verify } = scriptedPipeline(server, { config: { deep_judgment_mode: "full" } });
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -253,6 +255,59 @@ test('the "tavily" search tool without TAVILY_API_KEY is skipped with a warning'
   });
   expect(result.metadata.warnings).toContain(
     'Deep judgment search skipped: the "tavily" search tool needs TAVILY_API_KEY, which is not set',
+  );
+});
+
+test('with TAVILY_API_KEY set, the "tavily" tool searches through Tavily\'s HTTP API and the hits are judged', async () => {
+  vi.stubEnv("TAVILY_API_KEY", "tvly-test-key");
+  vi.stubEnv("KARENINA_TAVILY_BASE_URL", tavily.url);
+  const hit = handWrittenHit("navitoclax", "Navitoclax is an investigational BCL-2 family inhibitor.");
+  tavily.script({ match: { queryIncludes: "navitoclax" }, reply: { results: [hit] } });
+  server.script({
+    match: { model: "judge", lastUserIncludes: HALLUCINATION },
+    reply: {
+      json: {
+        excerpt_assessments: [
+          { excerpt_id: "excerpt_1", hallucination_risk: "high", justification: "Not approved." },
+        ],
+      },
+    },
+  });
+  scriptFullRun([{ drug: [{ text: "navitoclax", confidence: "high" }] }]);
+  const { result } = await verify(ANSWER, { deep_judgment_search_enabled: true });
+
+  expect(tavily.requests.map((request) => request.body)).toEqual([
+    { query: "navitoclax", max_results: 3, search_depth: "basic" },
+  ]);
+  expect(result.deep_judgment).toMatchObject({
+    deep_judgment_search_enabled: true,
+    hallucination_risk_assessment: { drug: "high" },
+    extracted_excerpts: { drug: [{ text: "navitoclax", search_results: [hit], hallucination_risk: "high" }] },
+  });
+  expect(messageText(judgeRequests(HALLUCINATION)[0] as RecordedRequest)).toContain(hit.content);
+});
+
+test("a Tavily query that fails gets no results and a warning; deep judgment carries on", async () => {
+  vi.stubEnv("TAVILY_API_KEY", "tvly-test-key");
+  vi.stubEnv("KARENINA_TAVILY_BASE_URL", tavily.url);
+  tavily.script({ reply: { status: 500 } });
+  server.script({
+    match: { model: "judge", lastUserIncludes: HALLUCINATION },
+    reply: {
+      json: {
+        excerpt_assessments: [
+          { excerpt_id: "excerpt_1", hallucination_risk: "medium", justification: "No results." },
+        ],
+      },
+    },
+  });
+  scriptFullRun([{ drug: [{ text: "navitoclax", confidence: "high" }] }]);
+  const { ctx, result } = await verify(ANSWER, { deep_judgment_search_enabled: true });
+
+  expect(ctx.error).toBeNull();
+  expect(result.deep_judgment?.extracted_excerpts?.drug?.[0]?.search_results).toEqual([]);
+  expect(result.metadata.warnings).toContain(
+    'Deep judgment search found nothing for "navitoclax": Error: Tavily answered HTTP 500',
   );
 });
 

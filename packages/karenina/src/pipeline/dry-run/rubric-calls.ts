@@ -216,7 +216,12 @@ export function rubricCalls(planner: CallPlanner, judging: RubricJudging): Plann
     resolveTraitDeepJudgment(trait, judging.questionId, settings),
   );
   const standard = rubric.llm_traits.filter((_, i) => !resolved[i]?.deep_judgment_enabled);
-  const search = excerptSearch(config.deep_judgment_rubric_search_tool, config.deep_judgment_search_tool);
+  // A dry run reads the environment a real run would (TAVILY_API_KEY) to tell whether search would happen.
+  const search = excerptSearch(
+    config.deep_judgment_rubric_search_tool,
+    config.deep_judgment_search_tool,
+    process.env,
+  );
   return [
     ...dynamic.calls,
     ...standardCalls(planner, standard, context),

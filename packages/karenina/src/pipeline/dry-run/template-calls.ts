@@ -16,6 +16,7 @@ import {
   sufficiencyPrompt,
   type TemplateExcerpt,
 } from "../prompts/index.js";
+import { resolveSearchTool } from "../web-search/index.js";
 import {
   ASSUMED_EXCERPTS,
   type CallPlanner,
@@ -110,8 +111,10 @@ function deepJudgmentCalls(
     ];
   }
   const maxExcerpts = config.deep_judgment_max_excerpts_per_attribute;
+  // A dry run reads the environment a real run would (TAVILY_API_KEY) to tell whether search would happen.
   const searched =
-    config.deep_judgment_search_enabled && typeof config.deep_judgment_search_tool === "function";
+    config.deep_judgment_search_enabled &&
+    resolveSearchTool(config.deep_judgment_search_tool, process.env).available;
   const excerpts = assumedExcerpts(attributes, maxExcerpts, searched);
   const excerptCount = Object.values(excerpts).flat().length;
   const calls = [

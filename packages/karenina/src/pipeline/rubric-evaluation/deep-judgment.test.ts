@@ -80,10 +80,14 @@ describe("rubric deep judgment of one trait", () => {
       scoreReply,
     ]);
     const queries: unknown[] = [];
-    const search = excerptSearch((query) => {
-      queries.push(query);
-      return ["Venetoclax label: tumour lysis syndrome warning."];
-    }, "tavily");
+    const search = excerptSearch(
+      (query) => {
+        queries.push(query);
+        return ["Venetoclax label: tumour lysis syndrome warning."];
+      },
+      "tavily",
+      {},
+    );
     const { outcome } = await judgeTrait(
       ctx,
       trait({ deep_judgment_enabled: true, deep_judgment_search_enabled: true }),
@@ -109,13 +113,13 @@ describe("rubric deep judgment of one trait", () => {
     });
   });
 
-  test("a named search tool is unavailable: search is skipped and the trait still gets a score", async () => {
+  test("tavily without TAVILY_API_KEY is unavailable: search is skipped and the trait still gets a score", async () => {
     const ctx = await judgeContext([
       excerptReply("BCL2 is the target of venetoclax."),
       reasoningReply,
       scoreReply,
     ]);
-    const search = excerptSearch("tavily", "tavily");
+    const search = excerptSearch("tavily", "tavily", {});
     expect(search).toMatchObject({ available: false });
     const { outcome } = await judgeTrait(
       ctx,

@@ -100,7 +100,10 @@ async function assessExcerpts(
   excerpts: RubricExcerpt[],
 ): Promise<{ risk: TraitHallucinationRisk | null; calls: number }> {
   const { judge, search, warn } = services;
-  if (!search.available) return { risk: null, calls: 0 };
+  if (!search.available) {
+    warn(`Deep judgment search skipped for trait "${trait.name}": ${search.reason}`);
+    return { risk: null, calls: 0 };
+  }
   try {
     const results = await searchTexts(
       search.search,

@@ -1,26 +1,22 @@
-import type { SearchTool } from "../config/index.js";
+import type { Env, SearchTool } from "../config/index.js";
+import { type ExcerptSearch, resolveSearchTool, type SearchFunction } from "../web-search/index.js";
 
-/** A search function: a query (or a batch of queries) in, a result (or one result per query) out. */
-export type SearchFunction = Exclude<SearchTool, string>;
-
-/** The search a run can do for deep-judgment excerpts, or why it cannot. */
-export type ExcerptSearch =
-  | { available: true; search: SearchFunction }
-  | { available: false; reason: string };
+export type { ExcerptSearch, SearchFunction };
 
 /**
  * The search tool for rubric deep judgment: the config's `deep_judgment_rubric_search_tool` when it is a
- * function, else `deep_judgment_search_tool` when that is one (the original reads the template-level tool,
- * spec 03 §10.1). A named tool (`"tavily"`) is not available in this port: it would need the Tavily client
- * and `TAVILY_API_KEY`; search is then skipped.
+ * function, else `deep_judgment_search_tool` (the original reads the template-level tool, spec 03 §10.1):
+ * a function, or `"tavily"` — Tavily's HTTP API with `TAVILY_API_KEY` from `env`; without a key, search is
+ * unavailable (and skipped, with the reason).
  */
-export function excerptSearch(rubricTool: SearchTool, templateTool: SearchTool): ExcerptSearch {
+export function excerptSearch(
+  rubricTool: SearchTool,
+  templateTool: SearchTool,
+  env: Env,
+  onError?: (query: string, error: unknown) => void,
+): ExcerptSearch {
   if (typeof rubricTool === "function") return { available: true, search: rubricTool };
-  if (typeof templateTool === "function") return { available: true, search: templateTool };
-  return {
-    available: false,
-    reason: `the search tool "${rubricTool}" is not available here; give a function as deep_judgment_rubric_search_tool`,
-  };
+  return resolveSearchTool(templateTool, env, onError);
 }
 
 /**

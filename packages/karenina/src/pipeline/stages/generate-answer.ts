@@ -124,7 +124,12 @@ async function generateLive(ctx: VerificationContext, receivers: number): Promis
       }
       return answer;
     }
-    const response = await ctx.calls.invoke({ stage: "answer_generation", model: task.answering, messages });
+    const response = await ctx.calls.invoke({
+      stage: "answer_generation",
+      model: task.answering,
+      messages,
+      stream: true,
+    });
     const partial = response.isPartial;
     if (partial) {
       ctx.markError(

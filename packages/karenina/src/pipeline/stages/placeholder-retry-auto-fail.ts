@@ -1,7 +1,6 @@
+import { MODEL_FAILURE_PREFIX } from "../../agentic/index.js";
 import { messageText } from "../../llm/index.js";
 import type { Stage } from "../stage.js";
-
-const PLACEHOLDER_PREFIX = "Model call failed after ";
 
 /**
  * Stage 4b (spec 04 §5.5): an agent loop that swallowed its exhausted model retries ends with a placeholder
@@ -16,7 +15,7 @@ export const placeholderRetryAutoFailStage: Stage = {
     const last = ctx.artifacts.traceMessages?.at(-1);
     if (last?.role !== "assistant") return;
     const text = messageText(last);
-    if (!text.startsWith(PLACEHOLDER_PREFIX)) return;
+    if (!text.startsWith(MODEL_FAILURE_PREFIX)) return;
     ctx.forceFail("PlaceholderRetryAutoFail");
     ctx.markError(
       `Model retry exhausted in agent loop: ${text.slice(0, 500)}`,

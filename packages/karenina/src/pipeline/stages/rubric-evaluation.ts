@@ -14,6 +14,7 @@ import {
   rubricDeepJudgmentSettings,
 } from "../rubric-evaluation/index.js";
 import type { Stage } from "../stage.js";
+import { searchFailureWarning } from "../web-search/index.js";
 
 const hasNonAgenticTraits = (rubric: Rubric | DynamicRubric | null) =>
   rubricTraits(rubric).some((trait) => trait.type !== "agentic");
@@ -90,7 +91,12 @@ async function evaluate(ctx: VerificationContext, rubric: Rubric, text: string):
   const evaluation = await evaluateRubric(
     {
       judge: createRubricJudge(ctx),
-      search: excerptSearch(config.deep_judgment_rubric_search_tool, config.deep_judgment_search_tool),
+      search: excerptSearch(
+        config.deep_judgment_rubric_search_tool,
+        config.deep_judgment_search_tool,
+        ctx.services.env,
+        (query, error) => ctx.warn(searchFailureWarning(query, error)),
+      ),
       warn: (message) => ctx.warn(message),
     },
     {

@@ -1,7 +1,7 @@
 import { stringify } from "csv-stringify/sync";
 import { type Rubric, rubricTraitNames } from "../../model/index.js";
 import { ownValue } from "../../plain-data/index.js";
-import { floatRepr, PyFloat, pyRepr } from "../../python-repr/index.js";
+import { type FloatSpec, floatRepr, PyFloat, pyRepr, pythonJson } from "../../python-repr/index.js";
 import { displayString } from "../model-identity.js";
 import {
   parseVerificationResult,
@@ -10,7 +10,6 @@ import {
 } from "../verification-result.js";
 import { writeAtomicStream } from "./atomic-stream.js";
 import { exportTimestamp, packageVersion, type ResultsExportMetadata } from "./export-metadata.js";
-import { type FloatSpec, pythonJson } from "./python-json.js";
 
 /** What goes into a CSV export beside the rows. */
 export interface CsvExportOptions {
@@ -124,6 +123,9 @@ const bool = (value: boolean | undefined): string => (value ? "True" : "False");
 const scalar = (value: string | number | boolean | null | undefined): string =>
   value === null || value === undefined ? "" : typeof value === "string" ? value : pyRepr(value);
 
+/** A deep-judgment counter: its value, or `0` when the section is absent (deep judgment off), as the original. */
+const count = (value: number | undefined): string => String(value ?? 0);
+
 /** `""` when falsy, else `str()`. */
 const orEmpty = (value: string | number | null | undefined): string => (falsy(value) ? "" : scalar(value));
 
@@ -223,8 +225,8 @@ function rowCells(
     extracted_excerpts: json(dj?.extracted_excerpts, excerpts),
     attribute_reasoning: json(dj?.attribute_reasoning),
     deep_judgment_stages_completed: json(dj?.deep_judgment_stages_completed),
-    deep_judgment_model_calls: scalar(dj?.deep_judgment_model_calls),
-    deep_judgment_excerpt_retry_count: scalar(dj?.deep_judgment_excerpt_retry_count),
+    deep_judgment_model_calls: count(dj?.deep_judgment_model_calls),
+    deep_judgment_excerpt_retry_count: count(dj?.deep_judgment_excerpt_retry_count),
     attributes_without_excerpts: json(dj?.attributes_without_excerpts),
     deep_judgment_search_enabled: bool(dj?.deep_judgment_search_enabled),
     hallucination_risk_assessment: json(dj?.hallucination_risk_assessment),
@@ -236,9 +238,9 @@ function rowCells(
     trait_metadata: json(djr?.trait_metadata),
     traits_without_valid_excerpts: json(djr?.traits_without_valid_excerpts),
     rubric_hallucination_risk_assessment: json(djr?.rubric_hallucination_risk_assessment),
-    total_deep_judgment_model_calls: scalar(djr?.total_deep_judgment_model_calls),
-    total_traits_evaluated: scalar(djr?.total_traits_evaluated),
-    total_excerpt_retries: scalar(djr?.total_excerpt_retries),
+    total_deep_judgment_model_calls: count(djr?.total_deep_judgment_model_calls),
+    total_traits_evaluated: count(djr?.total_traits_evaluated),
+    total_excerpt_retries: count(djr?.total_excerpt_retries),
     metric_trait_confusion_lists: json(rubric?.metric_trait_confusion_lists),
     metric_trait_metrics: json(rubric?.metric_trait_scores, true),
     usage_metadata: json(template?.usage_metadata),
@@ -256,8 +258,9 @@ function globalNames(globalRubric: CsvExportOptions["globalRubric"]): Set<string
  * Serializes results as the original's job CSV export (spec 06 §2.2): Python's csv dialect (`\r\n`, quotes
  * only where needed), the column rules (one `rubric_<trait>` column per global trait seen, sorted;
  * `question_specific_rubrics` for the others) and cell encodings (`True`/`False`; complex values as JSON with
- * non-ASCII escaped; falsy → `""`, so a `false` verify_result is `""` as in the original; trait cells as
- * Python's `str()`). No rows: the short header only. Rows are validated first.
+ * non-ASCII escaped; falsy → `""`, so a `false` verify_result is `""` as in the original; the five
+ * deep-judgment counters `0` when deep judgment is off; trait cells as Python's `str()`). No rows: the short
+ * header only. Rows are validated first.
  * @throws {VerificationResultError} when a row is not a valid result.
  * @example
  * exportResultsCsv([], { metadata: { job_id: "job-1" } });

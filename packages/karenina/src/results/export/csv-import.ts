@@ -152,11 +152,14 @@ const DEEP_JUDGMENT_RUBRIC_COLUMNS = Object.keys(VerificationResultDeepJudgmentR
   (column) => column !== "deep_judgment_rubric_performed",
 );
 
+/** Whether a deep-judgment cell holds something: not empty, and not the `0` a counter has without the section. */
+const filled = (cells: Cells, column: string) => cells.text(column) !== "" && cells.text(column) !== "0";
+
 function deepJudgmentOf(cells: Cells) {
   const present =
     cells.bool("deep_judgment_performed") ||
     cells.bool("deep_judgment_search_enabled") ||
-    DEEP_JUDGMENT_COLUMNS.some((column) => cells.text(column) !== "");
+    DEEP_JUDGMENT_COLUMNS.some((column) => filled(cells, column));
   if (!present) return null;
   return {
     deep_judgment_mode: cells.optional("deep_judgment_mode"),
@@ -175,7 +178,7 @@ function deepJudgmentOf(cells: Cells) {
 function deepJudgmentRubricOf(cells: Cells) {
   const present =
     cells.bool("deep_judgment_rubric_performed") ||
-    DEEP_JUDGMENT_RUBRIC_COLUMNS.some((column) => cells.text(column) !== "");
+    DEEP_JUDGMENT_RUBRIC_COLUMNS.some((column) => filled(cells, column));
   if (!present) return null;
   return {
     deep_judgment_rubric_performed: cells.bool("deep_judgment_rubric_performed"),

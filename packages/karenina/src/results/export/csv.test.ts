@@ -79,7 +79,7 @@ describe.skipIf(!hasConformance)(`the original's rows in CSV (${hasConformance ?
     ]);
     expect(header?.split(",")).toHaveLength(53);
     expect(unicode).toBe(
-      "q-unicode,True,,Qu'est-ce que la température idéale du café? 咖啡的理想温度是多少?,raw response for q-unicode,,,True,true,,False,,langchain:gpt-4o,langchain:gpt-4o,,0.25,2026-04-21T12:00:00+00:00,,,,2026-04-21 12:00:00 UTC,0.1.0,job-1,False,,False,,,,False,,,,,,,False,,False,,,,,,,,,,,,,,",
+      "q-unicode,True,,Qu'est-ce que la température idéale du café? 咖啡的理想温度是多少?,raw response for q-unicode,,,True,true,,False,,langchain:gpt-4o,langchain:gpt-4o,,0.25,2026-04-21T12:00:00+00:00,,,,2026-04-21 12:00:00 UTC,0.1.0,job-1,False,,False,,,,False,,,,0,0,,False,,False,,,,,,,,0,0,0,,,,",
     );
     expect(timeout?.startsWith("q-timeout,False,timeout exceeded,Second question,")).toBe(true);
     expect(end).toBe("");

@@ -1,3 +1,4 @@
+export { type FloatSpec, type PythonJsonOptions, pythonJson } from "../../python-repr/index.js";
 export {
   type CsvExportOptions,
   EMPTY_CSV_COLUMNS,

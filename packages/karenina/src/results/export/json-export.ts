@@ -1,3 +1,4 @@
+import { pythonJson } from "../../python-repr/index.js";
 import {
   parseVerificationResult,
   type VerificationResult,
@@ -5,7 +6,7 @@ import {
 } from "../verification-result.js";
 import { type Emit, writeAtomicStream } from "./atomic-stream.js";
 import { completeMetadata, needsRows, type ResultsExportMetadata, RowFacts } from "./export-metadata.js";
-import { HEADER_FLOATS, pythonJson, ROW_FLOATS, SCENARIO_FLOATS } from "./python-json.js";
+import { HEADER_FLOATS, ROW_FLOATS, SCENARIO_FLOATS } from "./float-specs.js";
 
 /** The format version written by {@link exportResultsJson}. */
 export const RESULTS_FORMAT_VERSION = "2.2";

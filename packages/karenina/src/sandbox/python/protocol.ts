@@ -20,9 +20,14 @@ export interface WorkerData {
    * the worker to make one, before running anything, and send it back in a {@link SnapshotMessage}.
    */
   readonly snapshot: Uint8Array | null;
+  /**
+   * The Python the worker runs before anything else (`karenina_sandbox.py`, see `python-source.ts`), read by the
+   * host: the worker may not read the library's files beyond its own modules.
+   */
+  readonly sandboxSource: string;
 }
 
-/** The Python operations the worker serves; see `python-source.ts`. */
+/** The Python operations the worker serves; see `python-source.ts` and `karenina_sandbox.py`. */
 export type Operation = "run" | "setup" | "check";
 
 /** Host → worker: one request, `request` being the JSON text the Python handler reads. */

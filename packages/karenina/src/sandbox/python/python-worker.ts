@@ -11,7 +11,6 @@ import type { PyodideAPI } from "pyodide";
 import { installImportGate } from "./import-gate.js";
 import { installMemoryGuard, type MemoryGuard } from "./memory-guard.js";
 import type { WorkerData, WorkerMessage, WorkerRequest } from "./protocol.js";
-import { PYTHON_SANDBOX_SOURCE } from "./python-source.js";
 import { lockDownRealm } from "./realm-lockdown.js";
 
 type Handler = (request: string) => unknown;
@@ -43,7 +42,7 @@ async function start(data: WorkerData): Promise<void> {
   if (!data.snapshot) {
     post({ type: "snapshot", snapshot: pyodide.makeMemorySnapshot() });
   }
-  pyodide.runPython(PYTHON_SANDBOX_SOURCE, { filename: "<karenina-sandbox>" });
+  pyodide.runPython(data.sandboxSource, { filename: "<karenina-sandbox>" });
   const lockDownPython = pyodide.globals.get("_karenina_lock_down") as PyCallable<void>;
   const makeHandler = pyodide.globals.get("_karenina_handler") as PyCallable<Handler>;
   lockDownPython();

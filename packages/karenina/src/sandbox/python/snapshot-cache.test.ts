@@ -45,6 +45,18 @@ describe("across processes", () => {
     expect(second.out).toBe("42");
     expect(second.log).toMatch(/starting from the snapshot kept in/);
   }, 120_000);
+
+  test("the kept snapshot holds none of karenina's Python, so editing a .py file never leaves a stale image", async () => {
+    const cacheDir = join(base, "before-our-python");
+    expect((await oneCall(cacheDir)).out).toBe("42");
+    const [file] = await readdir(cacheDir);
+    const image = await readFile(join(cacheDir, file as string));
+    const lockdown = await readFile(new URL("./karenina_sandbox.py", import.meta.url), "utf8");
+    const names = [...lockdown.matchAll(/^def (\w+)/gm)].map((match) => match[1] as string);
+    expect(names).toContain("_karenina_lock_down");
+    // A function the interpreter had run would leave its name in the image (an interned string).
+    expect(names.filter((name) => image.includes(name))).toEqual([]);
+  }, 120_000);
 });
 
 describe("what is trusted", () => {

@@ -23,7 +23,11 @@ export function snapshotCacheDirectory(env: NodeJS.ProcessEnv = process.env): st
   return join(base, "karenina");
 }
 
-/** The file of the snapshot for this Pyodide (its directory and version) and this Node. */
+/**
+ * The file of the snapshot for this Pyodide (its directory and version) and this Node. None of karenina's Python
+ * is in the key: the image is taken before any of it runs (the lockdown and the template layer reach each new
+ * interpreter as text, from the `.py` files of this build), so a changed `.py` file never meets a stale image.
+ */
 export function snapshotCacheFile(
   directory: string,
   pyodideDirectory: string,

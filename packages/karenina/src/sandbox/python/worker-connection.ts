@@ -15,6 +15,7 @@ import type {
   WorkerMessage,
   WorkerRequest,
 } from "./protocol.js";
+import { pythonSandboxSource } from "./python-source.js";
 import { spawnSandboxProcess } from "./sandbox-process.js";
 import {
   readCachedSnapshot,
@@ -86,8 +87,10 @@ export class WorkerConnection {
     signal?: AbortSignal,
   ): Promise<WorkerConnection> {
     const pyodide = pyodidePackage();
+    // Read before any process starts: a missing file is the installation's fault, not the snapshot's.
+    const sandboxSource = pythonSandboxSource();
     const cached = freshInterpreter === null ? cachedSnapshot(pyodide) : null;
-    const limits = { memoryLimitBytes, startupTimeoutMs, ...(signal ? { signal } : {}) };
+    const limits = { memoryLimitBytes, startupTimeoutMs, sandboxSource, ...(signal ? { signal } : {}) };
     try {
       const connection = await WorkerConnection.#spawn(
         pyodide,
@@ -108,7 +111,7 @@ export class WorkerConnection {
   static async #spawn(
     pyodide: PyodidePackage,
     snapshot: Uint8Array | null,
-    { memoryLimitBytes, startupTimeoutMs, signal }: StartLimits,
+    { memoryLimitBytes, startupTimeoutMs, sandboxSource, signal }: StartLimits,
   ): Promise<WorkerConnection> {
     const child = await spawnSandboxProcess(workerEntry(), {
       jsHeapLimitMb: WORKER_JS_HEAP_LIMIT_MB,
@@ -126,6 +129,7 @@ export class WorkerConnection {
       pyodideModule: pyodide.pyodideModule,
       memoryLimitBytes,
       snapshot,
+      sandboxSource,
     };
     return new Promise<WorkerConnection>((resolve, reject) => {
       const settle = (outcome: WorkerConnection | SandboxError): void => {
@@ -247,10 +251,11 @@ interface PyodidePackage extends Pick<WorkerData, "pyodideDirectory" | "pyodideM
   readonly version: string;
 }
 
-/** The limits of starting one worker. */
+/** The limits of starting one worker, and the Python it runs first. */
 interface StartLimits {
   readonly memoryLimitBytes: number;
   readonly startupTimeoutMs: number;
+  readonly sandboxSource: string;
   readonly signal?: AbortSignal;
 }
 

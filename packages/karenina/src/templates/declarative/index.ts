@@ -53,6 +53,13 @@ export {
   primitiveFloatParameters,
   primitiveFromJson,
 } from "./primitives/registry.js";
+export {
+  INJECTED_TEMPLATE_NAMES,
+  importResolves,
+  KARENINA_MODULES,
+  type PublicModule,
+  TEMPLATE_PRIMITIVES,
+} from "./python-source/module-tree.js";
 export { isDeclarativePython, type PythonSpec, pythonToSpec } from "./python-to-spec.js";
 export {
   PYTHON_PUNCTUATION,

@@ -9,14 +9,16 @@ export interface VerifyStrategySpec {
 }
 
 /** The builder's strategy node; `n` is for `at_least_n`, `field_name` for `field_check`. */
-export const VerifyStrategySpecSchema: z.ZodType<VerifyStrategySpec, unknown> = z.lazy(() =>
-  z.strictObject({
-    type: z.enum(["all_of", "any_of", "at_least_n", "field_check"]),
-    n: z.int().nullable().default(null),
-    field_name: z.string().nullable().default(null),
-    conditions: z.array(VerifyStrategySpecSchema).default([]),
-  }),
-);
+export const VerifyStrategySpecSchema: z.ZodType<VerifyStrategySpec, unknown> = z
+  .lazy(() =>
+    z.strictObject({
+      type: z.enum(["all_of", "any_of", "at_least_n", "field_check"]),
+      n: z.int().nullable().default(null),
+      field_name: z.string().nullable().default(null),
+      conditions: z.array(VerifyStrategySpecSchema).default([]),
+    }),
+  )
+  .meta({ id: "VerifyStrategySpec" });
 
 /** One field of a TemplateSpec (spec 02 §9.1), keys as in the original's JSON. */
 export const TemplateFieldSpecSchema = z.strictObject({

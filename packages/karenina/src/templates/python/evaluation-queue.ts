@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { JsonValue, PythonSandbox } from "../../sandbox/index.js";
 import type { TemplateEvaluation } from "../answer-template.js";
 import { EvaluationReplySchema } from "./bridge-replies.js";
-import { bridgeEntry, PYTHON_COMPAT_SETUP } from "./compat/compat-setup.js";
+import { bridgeEntry, pythonCompatSetup } from "./compat/compat-setup.js";
 import { describeSandboxFailure } from "./sandbox-failure.js";
 
 /** A template as the interpreter caches it: by `key`, re-loaded from `code` after an interpreter restart. */
@@ -122,7 +122,7 @@ export class EvaluationQueue {
     }
     const items = batch.map(({ template, parsed, context }) => ({ key: template.key, parsed, context }));
     const reply = await this.#sandbox.run({
-      setup: PYTHON_COMPAT_SETUP,
+      setup: pythonCompatSetup(),
       code: "",
       entry: bridgeEntry("evaluate_batch"),
       args: [{ templates, items }],

@@ -69,9 +69,9 @@ describe("host resources are out of reach", () => {
       `Field verification failed: '${SECRET}'`,
     );
     const leak = [
-      "import os",
       "class Answer(BaseAnswer):",
       "    def ground_truth(self):",
+      "        import os",
       "        self.correct = {'environment': dict(os.environ)}",
     ].join("\n");
     const environment = JSON.stringify((await load(leak)).groundTruth);

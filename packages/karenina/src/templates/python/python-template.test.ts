@@ -63,11 +63,10 @@ async function expectVerdicts(code: string, cases: readonly Case[], options?: Lo
 }
 
 describe.skipIf(!hasConformance)(`conformance templates (${hasConformance ? "found" : SKIP_REASON})`, () => {
-  test("simple_extraction.py: the judge schema is Pydantic's, docstring included", async () => {
+  test("simple_extraction.py: the judge schema is Pydantic's, without the class docstring (spec 02 §3.1)", async () => {
     const template = await load(fixture("simple_extraction.py"));
     expect(template.judgeSchema).toEqual({
       additionalProperties: true,
-      description: "Simple single-field extraction template.",
       properties: {
         id: { anyOf: [{ type: "string" }, { type: "null" }], default: null, title: "Id" },
         value: { description: "The extracted answer value", title: "Value", type: "string" },
@@ -166,7 +165,6 @@ describe.skipIf(!hasConformance)(`conformance templates (${hasConformance ? "fou
         },
       },
       additionalProperties: true,
-      description: "Multi-field extraction template with nested structures.",
       properties: {
         id: INHERITED_ID_PROPERTY,
         main_answer: { description: "The primary answer text", title: "Main Answer", type: "string" },
@@ -306,7 +304,6 @@ describe.skipIf(!hasConformance)(`checkpoint templates (${hasConformance ? "foun
     const template = await load(code);
     expect(template.judgeSchema).toEqual({
       additionalProperties: true,
-      description: "Answer template for simple arithmetic.",
       properties: {
         id: INHERITED_ID_PROPERTY,
         result: { description: "The numerical result", title: "Result", type: "integer" },
@@ -373,7 +370,8 @@ describe("original templates in general", () => {
       "",
     ].join("\n");
     const template = await load(code);
-    expect(template.judgeSchema.description).toBe("Answer template for: What is 2+2?...");
+    // The class docstring is not sent to the judge (spec 02 §3.1).
+    expect(template.judgeSchema.description).toBeUndefined();
     expect(template.groundTruth).toBeNull();
     // Hand-written parsed answer.
     expect((await template.evaluate({ response: "4" })).verify).toBe(false);

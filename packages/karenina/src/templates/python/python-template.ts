@@ -9,7 +9,7 @@ import {
   type TemplateRunContext,
 } from "../answer-template.js";
 import { type LoadReply, LoadReplySchema } from "./bridge-replies.js";
-import { bridgeEntry, PYTHON_COMPAT_SETUP } from "./compat/compat-setup.js";
+import { bridgeEntry, pythonCompatSetup } from "./compat/compat-setup.js";
 import { defaultPythonSandbox } from "./default-sandbox.js";
 import { EvaluationQueue, type TemplateSource } from "./evaluation-queue.js";
 import { describeSandboxFailure } from "./sandbox-failure.js";
@@ -34,7 +34,7 @@ type Described = Extract<LoadReply, { ok: true }>;
 
 /**
  * A template written in Python, as the original stores it, run for real in the Pyodide sandbox over a pure-Python
- * compatibility layer (`pydantic`, `karenina.schemas.entities`). Made by {@link loadPythonTemplate}.
+ * compatibility layer (`pydantic` and the original's `karenina` module tree). Made by {@link loadPythonTemplate}.
  *
  * Its class is loaded once per interpreter and cached there by a hash of the code; each evaluation builds a new
  * instance, in one sandbox call that also runs the regex checks and the granular score (concurrent evaluations
@@ -81,9 +81,10 @@ function templateKey(code: string, lenient: boolean): string {
 
 /**
  * Loads a Python template (the original's format): runs its code in the sandbox, finds its answer class and
- * validates it as the original does (spec 02 §1.2, §8), and describes it for the judge. Two choices differ from
- * the original: names defined at the template's top level (imports, helper classes) are visible in the class
- * body and its methods; and when several leaf classes derive from `BaseAnswer`, the one named `Answer` is used.
+ * validates it as the original does (spec 02 §1.2, §8), and describes it for the judge. As in the original, names
+ * defined at the template's top level are not visible in the class body or its methods (spec 02 §1.1). Two
+ * choices differ: a top-level helper model may serve as a field's type; and when several leaf classes derive from
+ * `BaseAnswer`, the one named `Answer` is used.
  * @throws {TemplateError} with the original's validation message (e.g. `No BaseAnswer subclass found in template
  * namespace`), saying why the sandbox could not run the code (e.g. `Template timed out after 1000 ms`), or
  * naming where its judge schema is too large, too deep or recursive once its `$ref`s are expanded.
@@ -110,7 +111,7 @@ export async function loadPythonTemplate(
   let reply: JsonValue;
   try {
     reply = await sandbox.run({
-      setup: PYTHON_COMPAT_SETUP,
+      setup: pythonCompatSetup(),
       code: "",
       entry: bridgeEntry("load_template"),
       args: [key, code, lenient],

@@ -36,11 +36,11 @@ function nestedModels(levels: number, fields: readonly string[]): string {
 /** An Answer whose class hands the bridge the given schema as its JSON Schema. */
 function claimedSchema(schema: unknown): string {
   return lines(
-    "import json",
     "class Answer(BaseAnswer):",
     "    x: int",
     "    @classmethod",
     "    def model_json_schema(cls):",
+    "        import json",
     `        return json.loads(${JSON.stringify(JSON.stringify(schema))})`,
     VERIFY,
   );

@@ -34,8 +34,8 @@ const ATTACKS: Record<string, string> = {
   "the bridge's evaluation function is replaced (module found in sys.modules)": [
     "import sys",
     "_bridge = sys.modules['_karenina_bridge']",
-    "_real = _bridge._evaluate",
-    "def _forged(*a, **k):",
+    // A default argument, not a global: top-level names are invisible inside functions (spec 02 §1.1).
+    "def _forged(*a, _real=_bridge._evaluate, **k):",
     "    result = _real(*a, **k)",
     "    result['verify'] = True",
     "    return result",
@@ -109,10 +109,10 @@ test.each(Object.entries(ATTACKS))(
 describe("what each reset mode shares", () => {
   /** A template whose verify counts its own calls in a module attribute, and is true on the first call only. */
   const counting = [
-    "import sys",
     "class Answer(BaseAnswer):",
     "    x: str = Field(description='x')",
     "    def verify(self):",
+    "        import sys",
     "        sys.karenina_calls = getattr(sys, 'karenina_calls', 0) + 1",
     "        return sys.karenina_calls == 1",
   ].join("\n");

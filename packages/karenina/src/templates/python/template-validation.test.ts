@@ -188,20 +188,19 @@ describe("class discovery and ground-truth hooks", () => {
     expect((await load(code)).className).toBe("Answer");
   });
 
-  test("relaxation: top-level imports, constants and helper classes are visible in the class and its methods", async () => {
+  test("relaxation: a helper model defined at the top level, even after the class, serves as a field's type", async () => {
     const code = lines(
-      "import re",
       "from pydantic import BaseModel",
-      "EXPECTED = 'BCL2'",
-      "class Dose(BaseModel):",
-      "    mg: int",
       "class Answer(BaseAnswer):",
       "    target: str = Field(description='Target')",
       "    dose: Dose = Field(description='Dose')",
       "    def ground_truth(self):",
-      "        self.correct = {'target': EXPECTED}",
+      "        self.correct = {'target': 'BCL2'}",
       "    def verify(self):",
+      "        import re",
       "        return re.fullmatch(r'bcl-?2', self.target, re.I) is not None and self.dose.mg == 400",
+      "class Dose(BaseModel):",
+      "    mg: int",
     );
     const template = await load(code, { lenientDummyCheck: true });
     expect(template.judgeSchema.$defs).toEqual({
@@ -219,6 +218,43 @@ describe("class discovery and ground-truth hooks", () => {
     // Hand-written parsed answers.
     expect((await template.evaluate({ target: "Bcl-2", dose: { mg: "400" } })).verify).toBe(true);
     expect((await template.evaluate({ target: "Bcl-2", dose: { mg: 300 } })).verify).toBe(false);
+  });
+
+  test("as in the original, a top-level import is not visible in verify(): NameError at verification", async () => {
+    const code = lines(
+      "import re",
+      "class Answer(BaseAnswer):",
+      "    target: str = Field(description='Target')",
+      "    def verify(self):",
+      "        return re.fullmatch(r'bcl-?2', self.target, re.I) is not None",
+    );
+    // Hand-written parsed answer: right, yet the verdict is false, as the original's.
+    expect(await (await load(code)).evaluate({ target: "BCL2" })).toMatchObject({
+      verify: false,
+      verifyGranular: null,
+      error: "Field verification failed: name 're' is not defined",
+    });
+  });
+
+  test("as in the original, top-level constants are not visible in ground_truth() or the class body", async () => {
+    const inMethod = lines(
+      "EXPECTED = 'BCL2'",
+      "class Answer(BaseAnswer):",
+      "    target: str = Field(description='Target')",
+      "    def ground_truth(self):",
+      "        self.correct = {'target': EXPECTED}",
+      VERIFY,
+    );
+    expect(await invalid(inMethod)).toBe(
+      "Error testing ground_truth/model_post_init: name 'EXPECTED' is not defined",
+    );
+    const inBody = lines(
+      "EXPECTED = 'BCL2'",
+      "class Answer(BaseAnswer):",
+      "    target: str = Field(default=EXPECTED, description='Target')",
+      VERIFY,
+    );
+    expect(await invalid(inBody)).toBe("Error executing template code: name 'EXPECTED' is not defined");
   });
 
   test("with both ground_truth() and model_post_init() in the class, only model_post_init() runs", async () => {
@@ -374,6 +410,7 @@ describe("schema shapes", () => {
       "class Answer(BaseAnswer):",
       "    day: datetime.date = Field(description='Day')",
       "    def verify(self):",
+      "        import datetime",
       "        return self.day == datetime.date(2020, 3, 5)",
     );
     const template = await load(code);

@@ -2,6 +2,7 @@ export {
   type OpenAiTestServer,
   type RecordedRequest,
   type ScriptedReply,
+  type ScriptedStream,
   type ScriptedToolCall,
   type ScriptedUsage,
   type ScriptMatch,

@@ -39,12 +39,26 @@ export interface ScriptedToolCall {
 }
 
 /**
- * What the server sends back: `text`, `json`, an error `status`, `embeddings` (vectors), or `toolCalls` (an
- * assistant turn calling tools, with optional text beside them; finish reason `tool_calls`).
+ * A streamed answer (for a request with `stream: true`): `chunks` are sent at once as content deltas; the end
+ * of the stream (finish reason and usage) follows after `stallMs`, or at once when it is not set.
+ */
+export interface ScriptedStream {
+  chunks: string[];
+  stallMs?: number;
+  usage?: ScriptedUsage;
+}
+
+/**
+ * What the server sends back: `text`, `json`, an error `status`, `embeddings` (vectors), `toolCalls` (an
+ * assistant turn calling tools, with optional text beside them; finish reason `tool_calls`), or `chunks` (a
+ * streamed answer that may stall, see {@link ScriptedStream}). A `text` or `json` reply to a request asking for
+ * a stream is streamed in one chunk.
  */
 export type ScriptedReply = ScriptedReplyOf<
   ScriptedUsage,
-  { embeddings: number[][] } | { toolCalls: ScriptedToolCall[]; text?: string; usage?: ScriptedUsage }
+  | { embeddings: number[][] }
+  | { toolCalls: ScriptedToolCall[]; text?: string; usage?: ScriptedUsage }
+  | ScriptedStream
 >;
 
 /** One rule of the script. */
@@ -130,6 +144,40 @@ function chatCompletion(
   };
 }
 
+/** A streamed chat completion as the OpenAI API sends it: content deltas, the finish chunk, the usage chunk. */
+function chatCompletionEvents(body: Record<string, unknown>, stream: ScriptedStream): HttpReply {
+  const usage = stream.usage ?? DEFAULT_USAGE;
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({
+    id: "chatcmpl-test-stream",
+    object: "chat.completion.chunk",
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    system_fingerprint: FINGERPRINT,
+    choices,
+    ...extra,
+  });
+  const delta = (content: string, index: number) =>
+    chunk([
+      {
+        index: 0,
+        delta: index === 0 ? { role: "assistant", content } : { content },
+        finish_reason: null,
+      },
+    ]);
+  return {
+    status: 200,
+    payload: null,
+    sse: {
+      events: stream.chunks.map(delta),
+      tail: [
+        chunk([{ index: 0, delta: {}, finish_reason: "stop" }]),
+        chunk([], { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }),
+      ],
+      ...(stream.stallMs === undefined ? {} : { stallMs: stream.stallMs }),
+    },
+  };
+}
+
 function replyBody(
   reply: ScriptedReply,
   endpoint: "chat" | "embeddings",
@@ -156,6 +204,7 @@ function replyBody(
       },
     };
   }
+  if ("chunks" in reply) return chatCompletionEvents(body, reply);
   if ("toolCalls" in reply) {
     const completion = chatCompletion(
       body,
@@ -166,6 +215,9 @@ function replyBody(
     return { status: 200, headers: {}, payload: completion };
   }
   const content = "text" in reply ? reply.text : JSON.stringify(reply.json);
+  if (body.stream === true) {
+    return chatCompletionEvents(body, { chunks: [content], ...(reply.usage ? { usage: reply.usage } : {}) });
+  }
   return { status: 200, headers: {}, payload: chatCompletion(body, content, reply.usage ?? DEFAULT_USAGE) };
 }
 

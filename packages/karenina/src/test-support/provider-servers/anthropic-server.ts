@@ -43,7 +43,35 @@ function wantsJsonTool(body: Record<string, unknown>): boolean {
 const anthropicWire: WireFormat = {
   basePath: "/v1",
   route: (path, body) =>
-    path === "/v1/messages" ? { model: typeof body.model === "string" ? body.model : "" } : undefined,
+    path === "/v1/messages"
+      ? { model: typeof body.model === "string" ? body.model : "", stream: body.stream === true }
+      : undefined,
+  streamed(payload) {
+    const message = payload as {
+      content: { type: string; text?: string }[];
+      stop_reason: string;
+      usage: unknown;
+    };
+    const usage = message.usage as { input_tokens: number; output_tokens: number };
+    return {
+      events: [
+        { type: "message_start", message: { ...message, content: [], stop_reason: null, usage } },
+        ...message.content.flatMap((block, index) => [
+          { type: "content_block_start", index, content_block: { type: "text", text: "" } },
+          { type: "content_block_delta", index, delta: { type: "text_delta", text: block.text ?? "" } },
+          { type: "content_block_stop", index },
+        ]),
+      ],
+      tail: [
+        {
+          type: "message_delta",
+          delta: { stop_reason: message.stop_reason, stop_sequence: null },
+          usage: { output_tokens: usage.output_tokens },
+        },
+        { type: "message_stop" },
+      ],
+    };
+  },
   lastUserText(body) {
     const messages = Array.isArray(body.messages) ? (body.messages as AnthropicMessage[]) : [];
     return textOf(messages.filter((m) => m.role === "user").at(-1)?.content);

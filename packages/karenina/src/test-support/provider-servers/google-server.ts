@@ -22,7 +22,7 @@ const STATUS_NAMES: Record<number, string> = {
   503: "UNAVAILABLE",
 };
 
-const ROUTE = /^\/v1beta\/models\/([^/:]+):generateContent$/;
+const ROUTE = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 
 interface GoogleContent {
   role?: string;
@@ -32,9 +32,11 @@ interface GoogleContent {
 const googleWire: WireFormat = {
   basePath: "/v1beta",
   route(path) {
-    const model = ROUTE.exec(path)?.[1];
-    return model === undefined ? undefined : { model: decodeURIComponent(model) };
+    const match = ROUTE.exec(path);
+    if (match?.[1] === undefined) return undefined;
+    return { model: decodeURIComponent(match[1]), stream: match[2] === "streamGenerateContent" };
   },
+  streamed: (payload) => ({ events: [payload], tail: [] }),
   lastUserText(body) {
     const contents = Array.isArray(body.contents) ? (body.contents as GoogleContent[]) : [];
     const last = contents.filter((c) => c.role === "user").at(-1);

@@ -40,10 +40,12 @@ export interface WireFormat {
   /** The path prefix of the API's endpoints, e.g. `/v1`. */
   basePath: string;
   /** The model a request asks for, or undefined when the path is not an endpoint of this API. */
-  route(path: string, body: Record<string, unknown>): { model: string } | undefined;
+  route(path: string, body: Record<string, unknown>): { model: string; stream?: boolean } | undefined;
   lastUserText(body: Record<string, unknown>): string;
   /** The HTTP reply for a scripted reply; an error reply gets its `retry-after` header from the machinery. */
   reply(reply: ScriptedReply, model: string, body: Record<string, unknown>): HttpReply;
+  /** A successful reply as server-sent events, for a request asking for a stream. */
+  streamed(payload: unknown): HttpReply["sse"];
   /** The reply for a request that no rule answers. */
   unscripted(model: string, lastUser: string): HttpReply;
 }
@@ -60,7 +62,8 @@ export async function startScriptedServer(
     const rule = take((candidate) => matchHolds(candidate.match, route.model, () => [lastUser]));
     if (rule === undefined) return wire.unscripted(route.model, lastUser);
     const reply = wire.reply(rule.reply, route.model, body);
-    return "status" in rule.reply ? { ...reply, headers: retryAfterHeader(rule.reply) } : reply;
+    if ("status" in rule.reply) return { ...reply, headers: retryAfterHeader(rule.reply) };
+    return route.stream === true ? { ...reply, sse: wire.streamed(reply.payload) } : reply;
   }, rules);
   return Object.assign(server, { baseURL: `${server.url}${wire.basePath}` });
 }

@@ -1,5 +1,6 @@
 /**
- * A parser for declarative template modules (spec 02 §10.2 tier A): import lines, docstrings and comments,
+ * A parser for declarative template modules (spec 02 §10.2 tier A): import lines that both runtimes resolve
+ * (see `module-tree.ts`), docstrings and comments,
  * one `class X(BaseAnswer):` whose body holds only annotated assignments (`name: T = <expression>`), `pass`,
  * docstrings and an optional inner `class VerificationStrategy:` with `verify_strategy = <expression>`.
  * Expressions are Python literals, calls with keyword arguments, subscripts, attribute access and `|`.
@@ -8,6 +9,7 @@
 
 import type { PyFloat } from "../../../python-repr/index.js";
 import { NotDeclarativeError } from "../errors.js";
+import { importResolves, moduleExists } from "./module-tree.js";
 import { type Token, type TokenKind, tokenize } from "./tokenize.js";
 
 /** A parsed expression. Tuples are lists with `tuple: true`. */
@@ -36,9 +38,6 @@ export interface TemplateModule {
   /** The `verify_strategy` expression of an inner `VerificationStrategy` class, or null. */
   strategy: Expr | null;
 }
-
-/** Top-level packages a declarative template may import from (their imports cannot fail or change meaning). */
-const ALLOWED_IMPORTS = new Set(["karenina", "typing", "typing_extensions", "pydantic", "__future__"]);
 
 class Parser {
   private position = 0;
@@ -70,8 +69,16 @@ class Parser {
 
   module(): TemplateModule {
     let template: TemplateModule | null = null;
+    // Python accepts `from __future__ import …` only after the docstring and other such lines.
+    let futureAllowed = true;
+    let statements = 0;
     while (!this.at("end")) {
       if (this.accept("newline")) continue;
+      const future = this.at("name", "from") && this.tokens[this.position + 1]?.text === "__future__";
+      if (future && !futureAllowed) this.refuse("a __future__ import after other statements");
+      const docstring = statements === 0 && this.at("string");
+      if (!future && !docstring) futureAllowed = false;
+      statements++;
       if (this.at("name", "import") || this.at("name", "from")) this.importStatement();
       else if (this.at("string")) this.docstring();
       else if (this.at("name", "class")) {
@@ -88,10 +95,20 @@ class Parser {
     return name;
   }
 
+  /** A module both runtimes can import (karenina's public tree, typing, pydantic, __future__). */
   private checkModule(name: string, token: Token): void {
-    if (!ALLOWED_IMPORTS.has(name.split(".")[0] as string)) {
-      this.refuse(`import of '${name}' (only karenina, typing, pydantic and __future__ imports)`, token);
+    if (!moduleExists(name) || name === "__future__") {
+      this.refuse(
+        `import of '${name}' (only karenina's public modules, typing, pydantic and __future__)`,
+        token,
+      );
     }
+  }
+
+  /** Each imported name must exist, or Python's import fails and the template is invalid. */
+  private checkName(module: string, name: Token): void {
+    if (!importResolves(module, name.text))
+      this.refuse(`'${name.text}' cannot be imported from '${module}'`, name);
   }
 
   private importStatement(): void {
@@ -104,13 +121,16 @@ class Parser {
     } else {
       this.expect("name", "from");
       if (this.at("op", ".")) this.refuse("relative imports are not supported");
-      this.checkModule(this.dottedName(), start);
+      const module = this.dottedName();
+      if (!moduleExists(module)) this.checkModule(module, start);
       this.expect("name", "import");
-      if (!this.accept("op", "*")) {
+      if (this.accept("op", "*")) {
+        if (module === "__future__") this.refuse("future feature * is not defined", start);
+      } else {
         const parenthesized = this.accept("op", "(") !== null;
         do {
           if (parenthesized && this.at("op", ")")) break;
-          this.expect("name");
+          this.checkName(module, this.expect("name"));
           if (this.accept("name", "as")) this.expect("name");
         } while (this.accept("op", ","));
         if (parenthesized) this.expect("op", ")");

@@ -1,0 +1,1 @@
+export { type CaptureOptions, captureReplayStore } from "./capture.js";

@@ -1,0 +1,1 @@
+export { questionsPythonFile } from "./questions-python-file.js";

@@ -1,0 +1,2 @@
+export { PythonAssetError } from "./errors.js";
+export { pythonAsset } from "./python-asset.js";

@@ -1,0 +1,1 @@
+export { mountProgressStreams } from "./progress-streams.js";

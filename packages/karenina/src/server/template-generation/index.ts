@@ -1,0 +1,10 @@
+export {
+  GENERATION_JOB,
+  type GenerationJobInput,
+  GenerationJobInputSchema,
+  GenerationQuestionSchema,
+  type GenerationResult,
+  GenerationResultSchema,
+  generationJobKind,
+  prepareGenerationJob,
+} from "./generation-job.js";

@@ -1,0 +1,2 @@
+export { mountWebApp, type WebAppOptions } from "./web-app-routes.js";
+export { defaultWebDir } from "./web-dir.js";
