@@ -5,6 +5,7 @@
  *   npm run bench:server                                   # 100,000 results, a 2,000-task job, 50 subscribers
  *   npm run bench:server -- --results 20000 --tasks 500 --subscribers 10
  *   npm run bench:server -- --built                        # the compiled CLI (run `npm run build` first)
+ *   npm run bench:server -- --tasks 0 --skip-in-process    # only the server's pages, summary and comparison
  *
  * 1. Stores `--results` full results (about 6 kB of JSON each, the storage tests' fixture) in one run of a
  *    SQLite file, in batches of 1,000 through `Storage.saveResults`, and a completed verification job row over
@@ -26,11 +27,18 @@ import { readFileSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { WebSocket } from "undici";
-import { Benchmark, openStorage } from "../packages/karenina/src/index.js";
+import {
+  Benchmark,
+  createSummaryAccumulator,
+  openStorage,
+  summarizeResults,
+  type VerificationResult,
+} from "../packages/karenina/src/index.js";
 import { richResult } from "../packages/karenina/src/storage/__fixtures__/results.js";
 import { DRUG_TEMPLATE } from "../packages/karenina/src/test-support/pipeline-context.js";
 
@@ -41,6 +49,8 @@ const { values } = parseArgs({
     subscribers: { type: "string", default: "50" },
     repeat: { type: "string", default: "1" },
     built: { type: "boolean", default: false },
+    /** Skips the in-process summaries (they take a minute: the first reads every full row). */
+    "skip-in-process": { type: "boolean", default: false },
   },
 });
 const RESULTS = Number(values.results);
@@ -80,7 +90,7 @@ function rssKb(pid: number): number {
 }
 
 /** Stores `count` results in one run and a completed verification job over it; returns the job id. */
-async function populate(dbFile: string, count: number): Promise<string> {
+async function populate(dbFile: string, count: number): Promise<{ jobId: string; runId: string }> {
   const questions = Array.from({ length: 500 }, (_, i) => `q${i}`);
   const bench = Benchmark.create({ name: "server-bench", version: "1.0.0" });
   for (const id of questions) bench.addQuestion(`Question ${id}?`, `Answer ${id}`, { questionId: id });
@@ -125,7 +135,7 @@ async function populate(dbFile: string, count: number): Promise<string> {
     console.log(
       `stored ${count} results (batches of 1,000) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
-    return jobId;
+    return { jobId, runId: run.id };
   } finally {
     await storage.close();
   }
@@ -174,12 +184,187 @@ async function timed<T>(run: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - start, value];
 }
 
+/** Progress fan-out during a job of TASKS tasks at L = 0; returns the scripted LLM server to stop. */
+async function fanOut(url: string, headers: Record<string, string>, pid: number, idleKb: number) {
+  const llm = await startLlmServer();
+  const get = (path: string) => fetch(`${url}${path}`, { headers });
+  const post = (path: string, body: unknown) =>
+    fetch(`${url}${path}`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const model = (name: string) => ({
+    id: name,
+    model_provider: "openai",
+    model_name: name,
+    interface: "openai_endpoint",
+    endpoint_base_url: llm.baseURL,
+    endpoint_api_key: "sk-bench",
+  });
+  const bench = Benchmark.create({ name: "fan-out" });
+  for (let i = 0; i < TASKS; i++)
+    bench.addQuestion(`Which drug inhibits BCL2? (${i})`, "venetoclax", {
+      questionId: `f${i}`,
+      answerTemplate: DRUG_TEMPLATE,
+    });
+  // The job is queued behind nothing; subscribers connect at once and replay from seq 0 what they missed.
+  const started = (await (
+    await post("/api/v2/verifications", {
+      config: { answering_models: [model("answerer")], parsing_models: [model("judge")] },
+      checkpoint: JSON.parse(bench.serialize()),
+      run_name: "fan-out",
+    })
+  ).json()) as { job_id: string };
+  const wsUrl = `${url.replace("http", "ws")}/ws/verification-progress/${started.job_id}?after=0`;
+  const counts: number[] = [];
+  const lastSeqs: number[] = [];
+  let peakJobKb = rssKb(pid);
+  const jobSampler = setInterval(() => {
+    peakJobKb = Math.max(peakJobKb, rssKb(pid));
+  }, 50);
+  const fanStart = performance.now();
+  await Promise.all(
+    Array.from({ length: SUBSCRIBERS }, (_, index) => {
+      counts[index] = 0;
+      lastSeqs[index] = 0;
+      const ws = new WebSocket(wsUrl, { headers });
+      ws.addEventListener("message", (event) => {
+        const data = JSON.parse(String(event.data)) as { type: string; seq: number };
+        if (data.type === "snapshot") return;
+        counts[index] = (counts[index] ?? 0) + 1;
+        lastSeqs[index] = data.seq;
+      });
+      return new Promise<void>((resolve) => ws.addEventListener("close", () => resolve()));
+    }),
+  );
+  const fanSeconds = (performance.now() - fanStart) / 1000;
+  clearInterval(jobSampler);
+  const view = (await (await get(`/api/v2/verifications/${started.job_id}/progress`)).json()) as {
+    status: string;
+    processed: number;
+    last_seq: number;
+  };
+  const delivered = counts.reduce((a, b) => a + b, 0);
+  const complete = counts.filter((c, i) => c === view.last_seq && lastSeqs[i] === view.last_seq).length;
+  console.log(
+    `fan-out: job of ${TASKS} tasks at L=0 ${view.status} (${view.processed} processed) in ${fanSeconds.toFixed(1)} s; ` +
+      `${view.last_seq} events × ${SUBSCRIBERS} subscribers = ${delivered} delivered, ` +
+      `${(delivered / fanSeconds).toFixed(0)} events/s (${(view.last_seq / fanSeconds).toFixed(0)} per subscriber/s); ` +
+      `${complete}/${SUBSCRIBERS} subscribers got every event`,
+  );
+  console.log(
+    `server RSS idle ${mb(idleKb)}, peak during the job ${mb(peakJobKb)} (/ target 200 MB = ${(peakJobKb / 1024 / 200).toFixed(2)})`,
+  );
+
+  return llm;
+}
+
+/**
+ * Asks /api/health every 20 ms until stopped and returns the latencies: how long the server's event loop
+ * kept clients waiting while it worked on something else.
+ */
+function healthProbe(get: (path: string) => Promise<Response>) {
+  const samples: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const [took] = await timed(async () => (await get("/api/health")).text());
+      samples.push(took);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return samples;
+    },
+  };
+}
+
+/**
+ * The summary's work in this process, three ways, with perf_hooks' event-loop delay monitor running (p99 and
+ * max delay are how long a request waited) and the heap sampled: every full row validated then summarised
+ * (issue 15's first route), every stored digest listed then summarised (the route before the accumulator),
+ * and the digests fed a page at a time to a summary accumulator with the event loop free between pages (now).
+ */
+async function inProcessSummaries(dbFile: string, runId: string) {
+  const storage = await openStorage(dbFile);
+  const yieldNow = () => new Promise((r) => setImmediate(r));
+  try {
+    const measure = async (label: string, work: () => Promise<unknown>) => {
+      global.gc?.();
+      const baseHeap = process.memoryUsage().heapUsed;
+      let peakHeap = baseHeap;
+      const sampler = setInterval(() => {
+        peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+      }, 20);
+      const monitor = monitorEventLoopDelay({ resolution: 10 });
+      monitor.enable();
+      const [took, summary] = await timed(work);
+      // The monitor records a blocked stretch when its next timer fires: let it fire before reading.
+      await new Promise((r) => setTimeout(r, 50));
+      monitor.disable();
+      clearInterval(sampler);
+      const msOf = (ns: number) => ns / 1e6;
+      console.log(
+        `in-process ${label}: ${(took / 1000).toFixed(2)} s; event-loop delay ` +
+          `p50 ${ms(msOf(monitor.percentile(50)))}, p99 ${ms(msOf(monitor.percentile(99)))}, max ${ms(msOf(monitor.max))}; ` +
+          `heap growth (sampled every 20 ms) ${((peakHeap - baseHeap) / 1e6).toFixed(0)} MB`,
+      );
+      return [took, JSON.stringify(summary)] as const;
+    };
+    const [fullRows] = await measure("summary, full rows validated (issue 15)", async () => {
+      const rows: VerificationResult[] = [];
+      for (let offset = 0; ; offset += 2000) {
+        const page = await storage.loadResults({ runId, limit: 2000, offset });
+        rows.push(...page);
+        if (page.length < 2000) break;
+      }
+      return summarizeResults(rows);
+    });
+    const [listed, listedSummary] = await measure(
+      "summary, digests listed then summarised (before)",
+      async () => {
+        const rows: VerificationResult[] = [];
+        for (let after: number | null = 0; after !== null; ) {
+          const page = await storage.loadResultDigestPage({ runId, limit: 2000 }, after);
+          for (const digest of page.digests) rows.push(digest);
+          after = page.after;
+          await yieldNow();
+        }
+        return summarizeResults(rows);
+      },
+    );
+    const [paged, pagedSummary] = await measure(
+      "summary, digests accumulated page by page (now)",
+      async () => {
+        const summary = createSummaryAccumulator();
+        for (let after: number | null = 0; after !== null; ) {
+          const page = await storage.loadResultDigestPage({ runId, limit: 2000 }, after);
+          summary.add(page.digests);
+          after = page.after;
+          await yieldNow();
+        }
+        return summary.finish();
+      },
+    );
+    console.log(
+      `in-process summary: full rows / now = ${(fullRows / paged).toFixed(1)}×, listed digests / now = ${(listed / paged).toFixed(1)}×; ` +
+        `same summary: ${listedSummary === pagedSummary}`,
+    );
+  } finally {
+    await storage.close();
+  }
+}
+
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), "karenina-bench-server-"));
   let server: Served | null = null;
   let llm: { child: ChildProcess; baseURL: string } | null = null;
   try {
-    const jobId = await populate(join(dir, "karenina.db"), RESULTS);
+    const { jobId, runId: jobRunId } = await populate(join(dir, "karenina.db"), RESULTS);
     server = await serve(dir);
     const { url, token } = server;
     const pid = server.child.pid as number;
@@ -195,70 +380,7 @@ async function main() {
     const idleKb = rssKb(pid);
     console.log(`server RSS idle (after start): ${mb(idleKb)}`);
 
-    // Progress fan-out during a job of TASKS tasks at L = 0.
-    llm = await startLlmServer();
-    const model = (name: string) => ({
-      id: name,
-      model_provider: "openai",
-      model_name: name,
-      interface: "openai_endpoint",
-      endpoint_base_url: (llm as { baseURL: string }).baseURL,
-      endpoint_api_key: "sk-bench",
-    });
-    const bench = Benchmark.create({ name: "fan-out" });
-    for (let i = 0; i < TASKS; i++)
-      bench.addQuestion(`Which drug inhibits BCL2? (${i})`, "venetoclax", {
-        questionId: `f${i}`,
-        answerTemplate: DRUG_TEMPLATE,
-      });
-    // The job is queued behind nothing; subscribers connect at once and replay from seq 0 what they missed.
-    const started = (await (
-      await post("/api/v2/verifications", {
-        config: { answering_models: [model("answerer")], parsing_models: [model("judge")] },
-        checkpoint: JSON.parse(bench.serialize()),
-        run_name: "fan-out",
-      })
-    ).json()) as { job_id: string };
-    const wsUrl = `${url.replace("http", "ws")}/ws/verification-progress/${started.job_id}?after=0`;
-    const counts: number[] = [];
-    const lastSeqs: number[] = [];
-    let peakJobKb = rssKb(pid);
-    const jobSampler = setInterval(() => {
-      peakJobKb = Math.max(peakJobKb, rssKb(pid));
-    }, 50);
-    const fanStart = performance.now();
-    await Promise.all(
-      Array.from({ length: SUBSCRIBERS }, (_, index) => {
-        counts[index] = 0;
-        lastSeqs[index] = 0;
-        const ws = new WebSocket(wsUrl, { headers });
-        ws.addEventListener("message", (event) => {
-          const data = JSON.parse(String(event.data)) as { type: string; seq: number };
-          if (data.type === "snapshot") return;
-          counts[index] = (counts[index] ?? 0) + 1;
-          lastSeqs[index] = data.seq;
-        });
-        return new Promise<void>((resolve) => ws.addEventListener("close", () => resolve()));
-      }),
-    );
-    const fanSeconds = (performance.now() - fanStart) / 1000;
-    clearInterval(jobSampler);
-    const view = (await (await get(`/api/v2/verifications/${started.job_id}/progress`)).json()) as {
-      status: string;
-      processed: number;
-      last_seq: number;
-    };
-    const delivered = counts.reduce((a, b) => a + b, 0);
-    const complete = counts.filter((c, i) => c === view.last_seq && lastSeqs[i] === view.last_seq).length;
-    console.log(
-      `fan-out: job of ${TASKS} tasks at L=0 ${view.status} (${view.processed} processed) in ${fanSeconds.toFixed(1)} s; ` +
-        `${view.last_seq} events × ${SUBSCRIBERS} subscribers = ${delivered} delivered, ` +
-        `${(delivered / fanSeconds).toFixed(0)} events/s (${(view.last_seq / fanSeconds).toFixed(0)} per subscriber/s); ` +
-        `${complete}/${SUBSCRIBERS} subscribers got every event`,
-    );
-    console.log(
-      `server RSS idle ${mb(idleKb)}, peak during the job ${mb(peakJobKb)} (/ target 200 MB = ${(peakJobKb / 1024 / 200).toFixed(2)})`,
-    );
+    if (TASKS > 0) llm = await fanOut(url, headers, pid, idleKb);
 
     // Results pages (summary fields), every page by cursor.
     const pageTimes: number[] = [];
@@ -289,30 +411,40 @@ async function main() {
     }
     latencies("one full row (random result ids)", rowTimes);
 
-    let peakKb = rssKb(pid);
-    const sampler = setInterval(() => {
-      peakKb = Math.max(peakKb, rssKb(pid));
-    }, 50);
+    /** Runs `work` with /api/health probed and the server's RSS sampled; returns its time. */
+    const underProbe = async <T>(label: string, work: () => Promise<T>) => {
+      let peak = rssKb(pid);
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rssKb(pid));
+      }, 50);
+      const probe = healthProbe(get);
+      const [took, body] = await timed(work);
+      clearInterval(sampler);
+      latencies(`  /api/health answered during the ${label}`, await probe.stop());
+      console.log(`  server RSS peak during the ${label}: ${mb(peak)}`);
+      return [took, body] as const;
+    };
     for (let i = 0; i < SUMMARIES; i++) {
-      const [took, body] = await timed(async () => {
+      const [took, body] = await underProbe("summary", async () => {
         const res = await post("/api/v2/verifications/summary", { job_ids: [jobId] });
         return (await res.json()) as { result_count: number };
       });
       console.log(
-        `summary by reference of ${body.result_count} results: ${(took / 1000).toFixed(2)} s (/ target 1 s = ${(took / 1000).toFixed(2)})`,
+        `summary by reference of ${body.result_count} results: ${(took / 1000).toFixed(2)} s (/ target 1 s = ${(took / 1000).toFixed(2)}; ` +
+          "before: 18 s with full rows (issue 15), 6.5 s with digests listed then summarised)",
       );
     }
     for (let i = 0; i < SUMMARIES; i++) {
-      const [took, body] = await timed(async () => {
+      const [took, body] = await underProbe("comparison", async () => {
         const res = await post("/api/v2/verifications/compare", { run_names: ["bench-100k", "bench-100k"] });
         return (await res.json()) as { comparison: { summary: { matched: number } } };
       });
       console.log(
-        `comparison by reference, ${RESULTS} × ${RESULTS} rows (matched ${body.comparison.summary.matched}): ${(took / 1000).toFixed(2)} s`,
+        `comparison by reference, ${RESULTS} × ${RESULTS} rows (matched ${body.comparison.summary.matched}): ` +
+          `${(took / 1000).toFixed(2)} s (before: 129 s with full rows (issue 15), 7.8 s with digests listed)`,
       );
     }
-    clearInterval(sampler);
-    console.log(`server RSS peak during summary/comparison: ${mb(peakKb)}`);
+    if (!values["skip-in-process"]) await inProcessSummaries(join(dir, "karenina.db"), jobRunId);
   } finally {
     server?.child.kill("SIGTERM");
     llm?.child.kill("SIGTERM");

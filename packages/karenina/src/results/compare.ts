@@ -2,7 +2,7 @@ import { modelComboKey } from "./model-combo-key.js";
 import { displayString } from "./model-identity.js";
 import { type RowOutcome, rowOutcome } from "./outcome.js";
 import { rowKey } from "./row-key.js";
-import { type PassRate, passRate } from "./summary.js";
+import { type PassRate, rateOf } from "./summary.js";
 import type { FailureCategory, FailureGroup, VerificationResult } from "./verification-result.js";
 
 /** A row's outcome and failure, as a comparison reports it. */
@@ -109,68 +109,126 @@ export interface RunComparison {
   only_after: UnmatchedRow[];
 }
 
-function rowState(result: VerificationResult): RowState {
-  const failure = result.metadata.failure;
-  return {
-    outcome: rowOutcome(result),
-    failure_category: failure?.category ?? null,
-    failure_group: failure?.group ?? null,
-    failure_stage: failure?.stage ?? null,
-    failure_reason: failure?.reason ?? null,
-    result_id: result.metadata.result_id,
-  };
+// A comparison reads each run once, row by row: per row key, the newest row cut down to what the comparison
+// reports (its identity, its state, its model combination and timestamp), with the strings that repeat from
+// row to row (question texts, model names, failure reasons) kept once. A caller reading stored runs a page at
+// a time adds each page to a side and drops it.
+
+/** What a comparison keeps of a row. */
+interface ComparedRow {
+  readonly identity: RowIdentity;
+  readonly state: RowState;
+  readonly combo: string;
+  readonly timestamp: string;
 }
 
-function rowIdentity(result: VerificationResult): RowIdentity {
-  const { metadata } = result;
-  return {
-    question_id: metadata.question_id,
-    question_text: metadata.question_text,
-    answering_model: displayString(metadata.answering),
-    parsing_model: displayString(metadata.parsing),
-    replicate: metadata.replicate,
-  };
-}
+/** One copy of each repeated string. */
+class Strings {
+  private readonly seen = new Map<string, string>();
 
-/** Rows by key; of rows sharing a key the newest (latest timestamp, then the later row) is kept. */
-function indexRows(results: Iterable<VerificationResult>): {
-  rows: Map<string, VerificationResult>;
-  duplicates: number;
-} {
-  const rows = new Map<string, VerificationResult>();
-  let duplicates = 0;
-  for (const result of results) {
-    const key = rowKey(result);
-    const previous = rows.get(key);
-    if (previous !== undefined) {
-      duplicates++;
-      if (previous.metadata.timestamp > result.metadata.timestamp) continue;
-    }
-    rows.set(key, result);
+  of(value: string): string {
+    const known = this.seen.get(value);
+    if (known !== undefined) return known;
+    this.seen.set(value, value);
+    return value;
   }
-  return { rows, duplicates };
+
+  ofNullable(value: string | null): string | null {
+    return value === null ? null : this.of(value);
+  }
+}
+
+/**
+ * One side of a comparison, fed a page of rows at a time (see {@link compareSides}): per row key (question,
+ * models, replicate, scenario position) the newest row (latest timestamp, then the later row), cut down to
+ * what the comparison reports. Rows added are not kept.
+ */
+export class ComparisonSide {
+  /** Rows by key, in the order their keys were first seen. */
+  readonly rows = new Map<string, ComparedRow>();
+  /** Rows left out because a later row had the same key. */
+  duplicates = 0;
+  private readonly strings = new Strings();
+
+  /** Adds rows to this side. */
+  add(results: Iterable<VerificationResult>): void {
+    for (const result of results) {
+      const key = rowKey(result);
+      const previous = this.rows.get(key);
+      if (previous !== undefined) {
+        this.duplicates++;
+        if (previous.timestamp > result.metadata.timestamp) continue;
+      }
+      this.rows.set(key, this.compact(result));
+    }
+  }
+
+  private compact(result: VerificationResult): ComparedRow {
+    const { metadata } = result;
+    const failure = metadata.failure;
+    const s = this.strings;
+    return {
+      identity: {
+        question_id: s.of(metadata.question_id),
+        question_text: s.of(metadata.question_text),
+        answering_model: s.of(displayString(metadata.answering)),
+        parsing_model: s.of(displayString(metadata.parsing)),
+        replicate: metadata.replicate,
+      },
+      state: {
+        outcome: rowOutcome(result),
+        failure_category: failure?.category ?? null,
+        failure_group: failure?.group ?? null,
+        failure_stage: s.ofNullable(failure?.stage ?? null),
+        failure_reason: s.ofNullable(failure?.reason ?? null),
+        result_id: metadata.result_id,
+      },
+      combo: s.of(modelComboKey(result)),
+      timestamp: s.of(metadata.timestamp),
+    };
+  }
 }
 
 /** Rows in a stable order, whatever the order of the file: question, models, replicate. */
-function ordered(rows: Map<string, VerificationResult>): [string, VerificationResult][] {
-  const sortKey = (result: VerificationResult) => {
-    const identity = rowIdentity(result);
-    return [identity.question_id, identity.answering_model, identity.parsing_model] as const;
-  };
-  return [...rows].sort(([, x], [, y]) => {
-    const [kx, ky] = [sortKey(x), sortKey(y)];
+function ordered(rows: Map<string, ComparedRow>): [string, ComparedRow][] {
+  return [...rows].sort(([, { identity: x }], [, { identity: y }]) => {
+    const kx = [x.question_id, x.answering_model, x.parsing_model];
+    const ky = [y.question_id, y.answering_model, y.parsing_model];
     for (const [at, value] of kx.entries()) {
       const other = ky[at] ?? "";
       if (value !== other) return value < other ? -1 : 1;
     }
-    return (x.metadata.replicate ?? 0) - (y.metadata.replicate ?? 0);
+    return (x.replicate ?? 0) - (y.replicate ?? 0);
   });
 }
 
-const changeOf = (before: VerificationResult, after: VerificationResult): RowChange => ({
-  ...rowIdentity(after),
-  before: rowState(before),
-  after: rowState(after),
+/** Passed and failed counts of a group of rows. */
+class Tally {
+  passed = 0;
+  failed = 0;
+
+  add(state: RowState): void {
+    if (state.outcome === "passed") this.passed++;
+    else if (state.outcome === "failed") this.failed++;
+  }
+
+  rate(): PassRate {
+    return rateOf(this.passed, this.failed);
+  }
+}
+
+function tallyOf(rows: Iterable<ComparedRow>): Tally {
+  const tally = new Tally();
+  for (const row of rows) tally.add(row.state);
+  return tally;
+}
+
+const unmatched = (row: ComparedRow): UnmatchedRow => ({ ...row.identity, ...row.state });
+
+const changeOf = (before: ComparedRow, after: ComparedRow): RowChange => ({
+  ...after.identity,
+  before: { ...before.state },
+  after: { ...after.state },
 });
 
 /**
@@ -198,17 +256,22 @@ export function compareRuns(
   before: Iterable<VerificationResult>,
   after: Iterable<VerificationResult>,
 ): RunComparison {
-  const a = indexRows(before);
-  const b = indexRows(after);
-  const rowsBefore = [...a.rows.values()];
-  const rowsAfter = [...b.rows.values()];
-  const matchedBefore: VerificationResult[] = [];
-  const matchedAfter: VerificationResult[] = [];
+  const a = new ComparisonSide();
+  a.add(before);
+  const b = new ComparisonSide();
+  b.add(after);
+  return compareSides(a, b);
+}
+
+/** {@link compareRuns} of two sides fed row by row: `before` is `a`, `after` is `b`. */
+export function compareSides(a: ComparisonSide, b: ComparisonSide): RunComparison {
+  const matchedBefore = new Tally();
+  const matchedAfter = new Tally();
   const comparison: Omit<RunComparison, "summary" | "questions_changed" | "by_combo"> = {
-    before: passRate(rowsBefore),
-    after: passRate(rowsAfter),
-    matched_before: passRate([]),
-    matched_after: passRate([]),
+    before: tallyOf(a.rows.values()).rate(),
+    after: tallyOf(b.rows.values()).rate(),
+    matched_before: rateOf(0, 0),
+    matched_after: rateOf(0, 0),
     pass_to_fail: [],
     fail_to_pass: [],
     newly_failing: [],
@@ -218,10 +281,8 @@ export function compareRuns(
     only_after: [],
   };
   let unchanged = 0;
-  const questions = new Map<
-    string,
-    { text: string; before: VerificationResult[]; after: VerificationResult[] }
-  >();
+  let matched = 0;
+  const questions = new Map<string, { text: string; before: Tally; after: Tally }>();
   const changedQuestions = new Map<
     string,
     Omit<QuestionChange, "change" | "before" | "after" | "question_text">
@@ -243,18 +304,22 @@ export function compareRuns(
   for (const [key, old] of ordered(a.rows)) {
     const current = b.rows.get(key);
     if (current === undefined) {
-      comparison.only_before.push({ ...rowIdentity(old), ...rowState(old) });
+      comparison.only_before.push(unmatched(old));
       continue;
     }
-    matchedBefore.push(old);
-    matchedAfter.push(current);
-    const question = old.metadata.question_id;
-    const group = questions.get(question) ?? { text: current.metadata.question_text, before: [], after: [] };
-    group.before.push(old);
-    group.after.push(current);
-    questions.set(question, group);
-    const was = rowState(old);
-    const now = rowState(current);
+    matched++;
+    const was = old.state;
+    const now = current.state;
+    matchedBefore.add(was);
+    matchedAfter.add(now);
+    const question = old.identity.question_id;
+    let group = questions.get(question);
+    if (group === undefined) {
+      group = { text: current.identity.question_text, before: new Tally(), after: new Tally() };
+      questions.set(question, group);
+    }
+    group.before.add(was);
+    group.after.add(now);
     let differs = false;
     if (was.outcome === "passed" && now.outcome === "failed") {
       comparison.pass_to_fail.push(changeOf(old, current));
@@ -280,10 +345,10 @@ export function compareRuns(
     if (!differs && was.outcome === now.outcome) unchanged++;
   }
   for (const [key, current] of ordered(b.rows)) {
-    if (!a.rows.has(key)) comparison.only_after.push({ ...rowIdentity(current), ...rowState(current) });
+    if (!a.rows.has(key)) comparison.only_after.push(unmatched(current));
   }
-  comparison.matched_before = passRate(matchedBefore);
-  comparison.matched_after = passRate(matchedAfter);
+  comparison.matched_before = matchedBefore.rate();
+  comparison.matched_after = matchedAfter.rate();
 
   const questionsChanged: QuestionChange[] = [];
   for (const [question, counts] of changedQuestions) {
@@ -298,24 +363,34 @@ export function compareRuns(
       fail_to_pass: counts.fail_to_pass,
       newly_failing: counts.newly_failing,
       no_longer_failing: counts.no_longer_failing,
-      before: passRate(group?.before ?? []),
-      after: passRate(group?.after ?? []),
+      before: (group?.before ?? new Tally()).rate(),
+      after: (group?.after ?? new Tally()).rate(),
     });
   }
 
   const byCombo: Record<string, ComboComparison> = {};
-  const combos = new Set([...rowsBefore, ...rowsAfter].map(modelComboKey));
-  for (const combo of combos) {
-    const was = passRate(rowsBefore.filter((result) => modelComboKey(result) === combo));
-    const now = passRate(rowsAfter.filter((result) => modelComboKey(result) === combo));
+  const combos = new Map<string, { before: Tally; after: Tally }>();
+  const comboOf = (combo: string) => {
+    let entry = combos.get(combo);
+    if (entry === undefined) {
+      entry = { before: new Tally(), after: new Tally() };
+      combos.set(combo, entry);
+    }
+    return entry;
+  };
+  for (const row of a.rows.values()) comboOf(row.combo).before.add(row.state);
+  for (const row of b.rows.values()) comboOf(row.combo).after.add(row.state);
+  for (const [combo, tallies] of combos) {
+    const was = tallies.before.rate();
+    const now = tallies.after.rate();
     byCombo[combo] = { before: was, after: now, pass_pct_delta: now.pass_pct - was.pass_pct };
   }
 
   return {
     summary: {
-      rows_before: rowsBefore.length,
-      rows_after: rowsAfter.length,
-      matched: matchedBefore.length,
+      rows_before: a.rows.size,
+      rows_after: b.rows.size,
+      matched,
       only_before: comparison.only_before.length,
       only_after: comparison.only_after.length,
       unchanged,

@@ -1,7 +1,9 @@
 export {
   type ComboComparison,
+  ComparisonSide,
   type ComparisonSummary,
   compareRuns,
+  compareSides,
   type QuestionChange,
   type RowChange,
   type RowIdentity,
@@ -20,8 +22,29 @@ export {
   PARSE_STAGES,
 } from "./failure.js";
 export { answeringMcpServers, answeringModelKey, modelComboKey } from "./model-combo-key.js";
+export {
+  type ComparedModel,
+  ComparedModelSchema,
+  comparedModelDisplay,
+  compareModels,
+  type HeatmapCell,
+  HeatmapCellSchema,
+  type HeatmapQuestion,
+  HeatmapQuestionSchema,
+  type ModelComparison,
+  ModelComparisonBuilder,
+  ModelComparisonError,
+  type ModelComparisonOptions,
+  ModelComparisonOptionsSchema,
+  ModelComparisonSchema,
+  type QuestionTokenData,
+  QuestionTokenDataSchema,
+  type QuestionTokenModel,
+  QuestionTokenModelSchema,
+} from "./model-comparison.js";
 export { canonicalKey, displayString, type ModelIdentity, ModelIdentitySchema } from "./model-identity.js";
 export { type OutcomeCounts, outcomeCounts, passRateOf, type RowOutcome, rowOutcome } from "./outcome.js";
+export { digestJson, RESULT_DIGEST_VERSION, resultDigest } from "./result-digest.js";
 export { localTimestamp, type ResultIdInput, resultId } from "./result-id.js";
 export { type ModelGrouping, type ResultFilter, VerificationResultSet } from "./result-set.js";
 export { type RetryBudgets, RetryTracker } from "./retry-tracker.js";
@@ -31,6 +54,7 @@ export {
   type ComboTokens,
   type Completion,
   type CostSummary,
+  createSummaryAccumulator,
   type GroupOutcome,
   type MetricTraitSummary,
   type PassRate,
@@ -41,6 +65,7 @@ export {
   type ReplicateStats,
   type ResultSummary,
   type RubricScoreSummary,
+  type SummaryAccumulator,
   type SummaryOptions,
   summarizeResults,
   type TokenCounts,

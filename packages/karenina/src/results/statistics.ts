@@ -14,7 +14,8 @@ export function mean(values: readonly number[]): number {
 /** The median (the mean of the two middle values for an even count); 0 when empty. */
 export function median(values: readonly number[]): number {
   if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
+  // A typed array sorts numbers natively (what the comparator (a, b) => a - b does, many times faster).
+  const sorted = Float64Array.from(values).sort();
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1
     ? (sorted[middle] as number)
@@ -62,4 +63,19 @@ export function entryOf<V>(record: Record<string, V>, key: string, make: () => V
   const created = make();
   setOwn(record, key, created);
   return created;
+}
+
+/** Adds `amount` to the count kept at `key` of `counts`, starting from 0 (a Map: cheaper per row than `bump`). */
+export function countIn<K>(counts: Map<K, number>, key: K, amount = 1): void {
+  counts.set(key, (counts.get(key) ?? 0) + amount);
+}
+
+/** A map's entries, in insertion order, as a plain record whose keys are data (see `setOwn`). */
+export function recordOf<V, W = V>(
+  map: ReadonlyMap<string, V>,
+  fn: (value: V) => W = (value) => value as unknown as W,
+): Record<string, W> {
+  const out: Record<string, W> = {};
+  for (const [key, value] of map) setOwn(out, key, fn(value));
+  return out;
 }

@@ -1,6 +1,7 @@
 import { createNodeWebSocket, type NodeWebSocket } from "@hono/node-ws";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import {
   ApiError,
   errorResponse,
@@ -105,14 +106,7 @@ export function buildServer(deps: ServerDeps, options: AppOptions = {}): BuiltSe
     tokenForEveryPage: !policy.requireToken,
   });
   app.notFound((c) => errorResponse(c, ApiError.notFound(`${c.req.method} ${c.req.path}`)));
-  app.onError((error, c) =>
-    error instanceof ApiError
-      ? errorResponse(c, error)
-      : errorResponse(
-          c,
-          new ApiError(500, "internal", error instanceof Error ? error.message : String(error)),
-        ),
-  );
+  app.onError((error, c) => errorResponse(c, apiErrorOf(error)));
   return {
     app,
     injectWebSocket: sockets.injectWebSocket,
@@ -121,6 +115,26 @@ export function buildServer(deps: ServerDeps, options: AppOptions = {}): BuiltSe
       for (const client of sockets.wss.clients) client.close(1001, "server shutting down");
     },
   };
+}
+
+/**
+ * The envelope's error for anything a route threw: an {@link ApiError} as it is; Hono's own `HTTPException`
+ * (a malformed JSON body, thrown by the validator before the route runs) with its status (a client error, not a
+ * 500); anything else 500.
+ */
+function apiErrorOf(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException) {
+    const malformedJson = /malformed json/i.test(error.message);
+    return new ApiError(
+      error.status,
+      malformedJson ? "malformed_json" : "bad_request",
+      malformedJson
+        ? "body: not valid JSON; send a JSON document (Content-Type: application/json)"
+        : error.message,
+    );
+  }
+  return new ApiError(500, "internal", error instanceof Error ? error.message : String(error));
 }
 
 /** The server's app alone (for `app.request()` in tests and tools); see {@link buildServer}. */

@@ -24,6 +24,7 @@ export {
   type NewJob,
 } from "./jobs.js";
 export { SCHEMA_VERSION as STORAGE_SCHEMA_VERSION } from "./migrations.js";
+export type { DigestPage } from "./result-digests.js";
 export type { ResultQuery } from "./results.js";
 export {
   FINAL_RUN_STATUSES,

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, Migrator, sql } from "kysely";
+import { digestJson, parseVerificationResult, RESULT_DIGEST_VERSION } from "../results/index.js";
 import type { Dialect } from "./dialect.js";
 import { causeText, StorageSchemaError } from "./errors.js";
 import { VIEW_NAMES, viewDefinitions } from "./views.js";
@@ -217,12 +218,66 @@ async function serverJobs(db: AnyDb, d: Dialect): Promise<void> {
     .execute();
 }
 
+/** Rows read per step of the digest backfill. */
+const BACKFILL_BATCH = 500;
+
+/** The digest of a stored result's JSON, or null when the row does not hold a valid result (left to readers). */
+function digestOf(resultJson: string): string | null {
+  try {
+    return digestJson(parseVerificationResult(JSON.parse(resultJson)));
+  } catch {
+    return null;
+  }
+}
+
+// Each result's digest (results/result-digest.ts) beside its JSON, so that a summary of a large run reads a
+// few hundred bytes per row and needs no validation (the row was validated when saved). Rows already stored
+// get theirs here; a row that no longer validates keeps none, and readers take its whole JSON (and report it).
+async function resultDigests(db: AnyDb): Promise<void> {
+  await db.schema.alterTable("verification_results").addColumn("digest_json", "text").execute();
+  await db.schema.alterTable("verification_results").addColumn("digest_version", "integer").execute();
+  await fillDigests(db);
+}
+
+/** Writes the current digest of every row whose digest is missing or of another version. */
+async function fillDigests(db: AnyDb): Promise<void> {
+  for (let after = 0; ; ) {
+    const rows: { id: number; result_json: string }[] = await db
+      .selectFrom("verification_results")
+      .select(["id", "result_json"])
+      .where("id", ">", after)
+      .where((eb) =>
+        eb.or([eb("digest_version", "is", null), eb("digest_version", "!=", RESULT_DIGEST_VERSION)]),
+      )
+      .orderBy("id")
+      .limit(BACKFILL_BATCH)
+      .execute();
+    for (const row of rows) {
+      const digest = digestOf(String(row.result_json));
+      if (digest === null) continue;
+      await db
+        .updateTable("verification_results")
+        .set({ digest_json: digest, digest_version: RESULT_DIGEST_VERSION })
+        .where("id", "=", row.id)
+        .execute();
+    }
+    if (rows.length < BACKFILL_BATCH) return;
+    after = Number(rows.at(-1)?.id);
+  }
+}
+
+// Digest version 2 (results/result-digest.ts): only the fields the aggregate views read, stored as ASCII-only
+// JSON. Rows written with version 1 get theirs here; readers would otherwise read them whole.
+const compactDigests = (db: AnyDb) => fillDigests(db);
+
 /** Every migration, oldest first; names sort in the order they run. */
 const MIGRATIONS: ReadonlyArray<readonly [string, (db: AnyDb, d: Dialect) => Promise<void>]> = [
   ["0001_initial", initialSchema],
   ["0002_run_results_order", runResultsOrderIndex],
   ["0003_original_template_and_views", originalTemplateAndViews],
   ["0004_server_jobs", serverJobs],
+  ["0005_result_digests", (db) => resultDigests(db)],
+  ["0006_compact_result_digests", (db) => compactDigests(db)],
 ];
 
 const KNOWN_MIGRATIONS = MIGRATIONS.map(([name]) => name);

@@ -1,5 +1,10 @@
 import type { Insertable } from "kysely";
-import { parseVerificationResult, type VerificationResult } from "../results/index.js";
+import {
+  digestJson,
+  parseVerificationResult,
+  RESULT_DIGEST_VERSION,
+  type VerificationResult,
+} from "../results/index.js";
 import type { Dialect } from "./dialect.js";
 import type { VerificationResultsTable } from "./schema.js";
 
@@ -44,6 +49,8 @@ export function resultRow(
     output_tokens: tokens(total?.output_tokens),
     total_tokens: tokens(total?.total_tokens),
     result_json: JSON.stringify(result),
+    digest_json: digestJson(result),
+    digest_version: RESULT_DIGEST_VERSION,
     created_at: now,
     updated_at: now,
   };
@@ -69,6 +76,8 @@ export const REPLACED_COLUMNS = [
   "output_tokens",
   "total_tokens",
   "result_json",
+  "digest_json",
+  "digest_version",
   "updated_at",
 ] as const satisfies readonly (keyof VerificationResultsTable)[];
 

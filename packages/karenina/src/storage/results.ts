@@ -95,7 +95,7 @@ export async function saveResults(
   return { saved: results.length };
 }
 
-function filteredResults(ctx: StorageContext, query: ResultQuery) {
+export function filteredResults(ctx: StorageContext, query: ResultQuery) {
   let select = ctx.db
     .selectFrom("verification_results as r")
     .innerJoin("verification_runs as runs", "runs.id", "r.run_id")

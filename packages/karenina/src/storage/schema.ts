@@ -100,6 +100,13 @@ export interface VerificationResultsTable {
   total_tokens: number | null;
   /** The whole `VerificationResult`, as JSON in the schema's key order. */
   result_json: DbJson;
+  /**
+   * The result's digest (`resultDigest`: what summaries and comparisons read), as JSON; added by migration
+   * 0005. Null for a row whose stored result did not validate when the column was filled.
+   */
+  digest_json: DbJson | null;
+  /** The `RESULT_DIGEST_VERSION` `digest_json` was written with; a digest of another version is not read. */
+  digest_version: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -464,6 +464,8 @@ describe.each(targets)("storage on $name", (target) => {
       for (const view of LATER_VIEWS) await rawQuery(url, `DROP VIEW ${view}`);
       await rawQuery(url, "ALTER TABLE benchmark_questions DROP COLUMN original_answer_template");
       await rawQuery(url, "DROP TABLE server_jobs");
+      await rawQuery(url, "ALTER TABLE verification_results DROP COLUMN digest_json");
+      await rawQuery(url, "ALTER TABLE verification_results DROP COLUMN digest_version");
       await rawQuery(url, "DELETE FROM karenina_migrations WHERE name <> '0001_initial'");
       const upgraded = await open(url);
       expect(await upgraded.countResults({ runId: run.id })).toBe(4);
@@ -473,8 +475,10 @@ describe.each(targets)("storage on $name", (target) => {
         "0002_run_results_order",
         "0003_original_template_and_views",
         "0004_server_jobs",
+        "0005_result_digests",
+        "0006_compact_result_digests",
       ]);
-      expect(STORAGE_SCHEMA_VERSION).toBe(4);
+      expect(STORAGE_SCHEMA_VERSION).toBe(6);
       // Rows saved before the column existed get their template as the original one.
       const members = await rawQuery(
         url,

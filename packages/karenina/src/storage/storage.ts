@@ -35,6 +35,7 @@ import {
   updateJob,
 } from "./jobs.js";
 import { hasKareninaSchema, migrateToLatest } from "./migrations.js";
+import { type DigestPage, loadResultDigestPage } from "./result-digests.js";
 import { countResults, loadResults, type ResultQuery, saveResults } from "./results.js";
 import {
   deleteRun,
@@ -194,6 +195,16 @@ export class Storage {
   /** Stored results matching a query, exactly as saved, in saving order (stable for paging). */
   loadResults(query?: ResultQuery): Promise<VerificationResult[]> {
     return this.#run("loadResults", (ctx) => loadResults(ctx, query));
+  }
+
+  /**
+   * The digests (`resultDigest`: what `summarizeResults` and `compareRuns` read) of the stored results matching
+   * a query, in saving order: `query.limit` of them after row `after` (0 for the first page; then the page's
+   * `after`, until it is null). Rows saved by this karenina were validated then and are not validated again;
+   * older rows are read whole and validated.
+   */
+  loadResultDigestPage(query: ResultQuery, after = 0): Promise<DigestPage> {
+    return this.#run("loadResultDigestPage", (ctx) => loadResultDigestPage(ctx, query, after));
   }
 
   /** How many stored results match a query. */

@@ -14,8 +14,12 @@ export function drugReplies(delayMs = 0): ScriptRule[] {
   ];
 }
 
-/** A VerificationConfig answering with `answerer` and judging with `judge` on the scripted server. */
-export function drugConfig(baseURL: string, extra: Record<string, unknown> = {}) {
+/** A VerificationConfig answering with the scripted server's model `answerer` and judging with `judge`. */
+export function scriptedConfig(
+  baseURL: string,
+  models: { answerer: string; judge: string },
+  extra: Record<string, unknown> = {},
+) {
   const model = (name: string) => ({
     id: name,
     model_provider: "openai",
@@ -24,8 +28,12 @@ export function drugConfig(baseURL: string, extra: Record<string, unknown> = {})
     endpoint_base_url: baseURL,
     endpoint_api_key: "sk-test",
   });
-  return { answering_models: [model("answerer")], parsing_models: [model("judge")], ...extra };
+  return { answering_models: [model(models.answerer)], parsing_models: [model(models.judge)], ...extra };
 }
+
+/** A VerificationConfig answering with `answerer` and judging with `judge` on the scripted server. */
+export const drugConfig = (baseURL: string, extra: Record<string, unknown> = {}) =>
+  scriptedConfig(baseURL, { answerer: "answerer", judge: "judge" }, extra);
 
 /** The JSON-LD of a drug benchmark of `questions` questions. */
 export const drugCheckpoint = (questions: number, name = "jobs-test"): Record<string, unknown> =>
@@ -34,6 +42,9 @@ export const drugCheckpoint = (questions: number, name = "jobs-test"): Record<st
 /** A response's JSON, as a test reads it. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely and assert on them.
 export const json = (res: Response): Promise<any> => res.json();
+
+/** The statuses a job never leaves. */
+const FINAL_STATUSES = ["completed", "failed", "cancelled"];
 
 /** A client of the server at `url` with its `token`. */
 export function apiClient(url: string, token: string) {
@@ -47,12 +58,17 @@ export function apiClient(url: string, token: string) {
     fetch(`${url}${path}`, { method: "POST", headers: headers(true), body: JSON.stringify(body) });
   const del = (path: string) => fetch(`${url}${path}`, { method: "DELETE", headers: headers() });
 
-  /** Polls a job's progress until its status is `wanted` (about 20 s at most). */
+  /**
+   * Polls a job's progress until its status is `wanted` (about 20 s at most); fails at once when the job ends
+   * in another final status.
+   */
   async function waitForStatus(jobId: string, wanted: string, tries = 1000) {
     let last: unknown;
     for (let i = 0; i < tries; i++) {
       last = await json(await get(`/api/v2/verifications/${jobId}/progress`));
-      if ((last as { status?: string }).status === wanted) return last as Record<string, unknown>;
+      const status = (last as { status?: string }).status;
+      if (status === wanted) return last as Record<string, unknown>;
+      if (status !== undefined && FINAL_STATUSES.includes(status)) break;
       await new Promise((r) => setTimeout(r, 20));
     }
     throw new Error(`job ${jobId} never became ${wanted}; last seen ${JSON.stringify(last)}`);

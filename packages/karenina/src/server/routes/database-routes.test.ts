@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { Benchmark } from "../../benchmark/index.js";
 import { rawQuery, storageTargets, tempDir } from "../../storage/__fixtures__/databases.js";
 import { richResult } from "../../storage/__fixtures__/results.js";
+import { callApi, type ErrorBody, type Page } from "../__fixtures__/api-calls.js";
 import { startTestServer, type TestServer } from "../__fixtures__/test-server.js";
 
 let server: TestServer | undefined;
@@ -12,14 +13,28 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${server?.url}${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text === "" ? null : JSON.parse(text) };
+/** The test's server at `path`, with `body` as JSON when given; the answer read as `T`. */
+const call = <T = ErrorBody>(method: string, path: string, body?: unknown) =>
+  callApi<T>(server?.url ?? "", method, path, body);
+
+type Checkpoint = ReturnType<typeof checkpointOf>;
+type Item = Checkpoint["dataFeedElement"][number];
+/** A benchmark as the benchmark routes answer with it. */
+interface StoredBenchmark {
+  readonly name: string;
+  readonly question_count: number;
+  readonly checkpoint: Checkpoint;
+}
+interface Duplicates {
+  readonly duplicates: readonly { question_id: string; old_version: Item; new_version: Item }[];
+}
+interface StoredRow {
+  readonly metadata: { question_id: string };
+  readonly template: unknown;
+}
+interface DatabaseList {
+  readonly db_directory: string;
+  readonly databases: readonly { name: string; connections: string[] }[];
 }
 
 /** A checkpoint of questions q0..q(n-1), answers a0.., with an author on the first. */
@@ -41,7 +56,10 @@ for (const target of storageTargets()) {
 
     test("create → list → get the full checkpoint (author kept) → 409 on a second create", async () => {
       await start();
-      const created = await call("POST", "/api/v2/benchmarks", { name: "drugs", description: "d" });
+      const created = await call<StoredBenchmark>("POST", "/api/v2/benchmarks", {
+        name: "drugs",
+        description: "d",
+      });
       expect(created.status).toBe(201);
       expect(created.json.name).toBe("drugs");
       expect(created.json.checkpoint.creator).toBe("Unknown");
@@ -51,7 +69,7 @@ for (const target of storageTargets()) {
       const saved = await call("PUT", "/api/v2/benchmarks/drugs", { checkpoint: checkpointOf("x", 3) });
       expect(saved.status).toBe(200);
       expect(saved.json).toMatchObject({ name: "drugs", question_count: 3 });
-      const list = await call("GET", "/api/v2/benchmarks?page_size=10");
+      const list = await call<Page<unknown>>("GET", "/api/v2/benchmarks?page_size=10");
       expect(list.json).toMatchObject({ page: 1, page_size: 10, total: 1 });
       expect(list.json.items[0]).toMatchObject({
         name: "drugs",
@@ -59,7 +77,7 @@ for (const target of storageTargets()) {
         finished_count: 2,
         unfinished_count: 1,
       });
-      const got = await call("GET", "/api/v2/benchmarks/drugs");
+      const got = await call<StoredBenchmark>("GET", "/api/v2/benchmarks/drugs");
       expect(got.status).toBe(200);
       const items = got.json.checkpoint.dataFeedElement;
       expect(items).toHaveLength(3);
@@ -74,11 +92,12 @@ for (const target of storageTargets()) {
       const removedId = doc.dataFeedElement[2]?.["@id"];
       const edited = structuredClone(doc);
       edited.dataFeedElement.pop();
-      (edited.dataFeedElement[0] as any).item.acceptedAnswer.text = "edited";
-      const saved = await call("PUT", "/api/v2/benchmarks/b", { checkpoint: edited });
+      const first = edited.dataFeedElement[0] as Item;
+      first.item.acceptedAnswer.text = "edited";
+      const saved = await call<StoredBenchmark>("PUT", "/api/v2/benchmarks/b", { checkpoint: edited });
       expect(saved.json.question_count).toBe(2);
-      const got = await call("GET", "/api/v2/benchmarks/b");
-      expect(got.json.checkpoint.dataFeedElement.map((i: any) => i["@id"])).not.toContain(removedId);
+      const got = await call<StoredBenchmark>("GET", "/api/v2/benchmarks/b");
+      expect(got.json.checkpoint.dataFeedElement.map((i) => i["@id"])).not.toContain(removedId);
       expect(got.json.checkpoint.dataFeedElement).toHaveLength(2);
       const rows = await rawQuery(
         deps.storageUrl,
@@ -92,20 +111,24 @@ for (const target of storageTargets()) {
       const doc = checkpointOf("m", 2);
       await call("PUT", "/api/v2/benchmarks/m", { checkpoint: doc });
       const sent = structuredClone(doc);
-      (sent.dataFeedElement[0] as any).item.acceptedAnswer.text = "new0";
-      (sent.dataFeedElement[1] as any).item.acceptedAnswer.text = "new1";
-      const extra = checkpointOf("other", 3).dataFeedElement[2];
-      (extra as any).item.text = "A brand new question?";
-      (extra as any)["@id"] = "urn:uuid:question-brand-new";
-      sent.dataFeedElement.push(extra as any);
-      const detect = await call("PUT", "/api/v2/benchmarks/m", { checkpoint: sent, detect_duplicates: true });
+      const [first, second] = sent.dataFeedElement as [Item, Item];
+      first.item.acceptedAnswer.text = "new0";
+      second.item.acceptedAnswer.text = "new1";
+      const extra = checkpointOf("other", 3).dataFeedElement[2] as Item;
+      extra.item.text = "A brand new question?";
+      extra["@id"] = "urn:uuid:question-brand-new";
+      sent.dataFeedElement.push(extra);
+      const detect = await call<Duplicates>("PUT", "/api/v2/benchmarks/m", {
+        checkpoint: sent,
+        detect_duplicates: true,
+      });
       expect(detect.status).toBe(200);
-      expect(detect.json.duplicates.map((d: any) => d.question_id)).toEqual(
+      expect(detect.json.duplicates.map((d) => d.question_id)).toEqual(
         doc.dataFeedElement.map((i) => i["@id"]),
       );
-      expect(detect.json.duplicates[0].old_version.item.acceptedAnswer.text).toBe("a0");
-      expect(detect.json.duplicates[0].new_version.item.acceptedAnswer.text).toBe("new0");
-      const unchanged = await call("GET", "/api/v2/benchmarks/m");
+      expect(detect.json.duplicates[0]?.old_version.item.acceptedAnswer.text).toBe("a0");
+      expect(detect.json.duplicates[0]?.new_version.item.acceptedAnswer.text).toBe("new0");
+      const unchanged = await call<StoredBenchmark>("GET", "/api/v2/benchmarks/m");
       expect(unchanged.json.checkpoint.dataFeedElement).toHaveLength(2);
       const merged = await call("POST", "/api/v2/benchmarks/m/duplicates", {
         checkpoint: sent,
@@ -113,9 +136,9 @@ for (const target of storageTargets()) {
       });
       expect(merged.status).toBe(200);
       expect(merged.json).toMatchObject({ question_count: 3, kept_old_count: 1, kept_new_count: 1 });
-      const answers = (await call("GET", "/api/v2/benchmarks/m")).json.checkpoint.dataFeedElement.map(
-        (i: any) => i.item.acceptedAnswer.text,
-      );
+      const answers = (
+        await call<StoredBenchmark>("GET", "/api/v2/benchmarks/m")
+      ).json.checkpoint.dataFeedElement.map((i) => i.item.acceptedAnswer.text);
       expect(answers).toEqual(["a0", "new1", "a2"]);
     });
 
@@ -129,13 +152,13 @@ for (const target of storageTargets()) {
         richResult({ questionId: q1 as string, questionText: "What is q1?", passed: false }),
         richResult({ questionId: "urn:uuid:question-not-here", questionText: "Elsewhere?", passed: true }),
       ];
-      const imported = await call("POST", "/api/v2/benchmarks/r/results", {
+      const imported = await call<{ run_id: string }>("POST", "/api/v2/benchmarks/r/results", {
         results_export: { format_version: "2.2", metadata: {}, results },
         run_name: "imported",
       });
       expect(imported.status).toBe(201);
       expect(imported.json).toMatchObject({ run_name: "imported", imported_count: 2, skipped_count: 1 });
-      const runs = await call("GET", "/api/v2/verification-runs?benchmark_name=r");
+      const runs = await call<Page<unknown>>("GET", "/api/v2/verification-runs?benchmark_name=r");
       expect(runs.json.total).toBe(1);
       expect(runs.json.items[0]).toMatchObject({
         id: imported.json.run_id,
@@ -144,13 +167,13 @@ for (const target of storageTargets()) {
         status: "completed",
         processed_count: 2,
       });
-      const all = await call(
+      const all = await call<Page<object>>(
         "GET",
         `/api/v2/verification-results?run_id=${imported.json.run_id}&page_size=1`,
       );
       expect(all.json).toMatchObject({ total: 2, page_size: 1 });
       expect(all.json.items).toHaveLength(1);
-      expect(Object.keys(all.json.items[0]).sort()).toEqual(
+      expect(Object.keys(all.json.items[0] ?? {}).sort()).toEqual(
         [
           "answering",
           "caveats",
@@ -166,10 +189,13 @@ for (const target of storageTargets()) {
           "verify_result",
         ].sort(),
       );
-      const failed = await call("GET", "/api/v2/verification-results?passed=false&fields=full");
+      const failed = await call<Page<StoredRow>>(
+        "GET",
+        "/api/v2/verification-results?passed=false&fields=full",
+      );
       expect(failed.json.total).toBe(1);
-      expect(failed.json.items[0].metadata.question_id).toBe(q1);
-      expect(failed.json.items[0].template).not.toBeNull();
+      expect(failed.json.items[0]?.metadata.question_id).toBe(q1);
+      expect(failed.json.items[0]?.template).not.toBeNull();
       expect((await call("GET", "/api/v2/verification-results?page_size=101")).status).toBe(422);
 
       const badExport = await call("POST", "/api/v2/benchmarks/r/results", {
@@ -182,7 +208,7 @@ for (const target of storageTargets()) {
         status: 200,
         json: { deleted_questions: 2, deleted_runs: 1 },
       });
-      expect((await call("GET", "/api/v2/verification-runs")).json.total).toBe(0);
+      expect((await call<Page<unknown>>("GET", "/api/v2/verification-runs")).json.total).toBe(0);
       const missing = await call("GET", "/api/v2/benchmarks/r");
       expect(missing.status).toBe(404);
       expect(missing.json.error.code).toBe("not_found");
@@ -191,7 +217,7 @@ for (const target of storageTargets()) {
 
     test("a hostile checkpoint (prototype key, wrong type) is refused with 422 naming the problem", async () => {
       await start();
-      const doc = checkpointOf("h", 1) as any;
+      const doc = checkpointOf("h", 1);
       const text = JSON.stringify({ checkpoint: doc }).replace(
         '"name":"h"',
         '"name":"h","__proto__":{"polluted":1}',
@@ -202,7 +228,7 @@ for (const target of storageTargets()) {
         body: text,
       });
       expect(res.status).toBe(422);
-      expect(({} as any).polluted).toBeUndefined();
+      expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
       const wrong = await call("PUT", "/api/v2/benchmarks/h", { checkpoint: { ...doc, dataFeedElement: 3 } });
       expect(wrong.status).toBe(422);
       expect(wrong.json.error.message).toContain("body.checkpoint.dataFeedElement");
@@ -228,13 +254,13 @@ describe("database files and named connections (SQLite)", () => {
       benchmark_count: 0,
     });
     await call("POST", "/api/v2/benchmarks?db=x", { name: "only-in-x" });
-    expect((await call("GET", "/api/v2/benchmarks?db=x")).json.total).toBe(1);
-    expect((await call("GET", "/api/v2/benchmarks")).json.total).toBe(0);
+    expect((await call<Page<unknown>>("GET", "/api/v2/benchmarks?db=x")).json.total).toBe(1);
+    expect((await call<Page<unknown>>("GET", "/api/v2/benchmarks")).json.total).toBe(0);
     expect((await call("GET", "/api/v2/benchmarks?db=nope")).status).toBe(404);
 
-    const listed = await call("GET", "/api/v2/databases");
+    const listed = await call<DatabaseList>("GET", "/api/v2/databases");
     expect(listed.json.db_directory).toBe(workDir);
-    expect(listed.json.databases.map((d: any) => [d.name, d.connections])).toEqual([
+    expect(listed.json.databases.map((d) => [d.name, d.connections])).toEqual([
       ["extra.db", ["x"]],
       ["karenina.db", []],
     ]);
@@ -255,7 +281,9 @@ describe("database files and named connections (SQLite)", () => {
 
     expect((await call("DELETE", "/api/v2/databases/extra.db")).status).toBe(204);
     expect(
-      (await call("GET", "/api/v2/databases/connections")).json.connections.map((c: any) => c.name),
+      (
+        await call<{ connections: { name: string }[] }>("GET", "/api/v2/databases/connections")
+      ).json.connections.map((c) => c.name),
     ).toEqual(["default"]);
     expect((await call("DELETE", "/api/v2/databases/extra.db")).status).toBe(404);
   });

@@ -5,6 +5,7 @@ import { databaseRoutes } from "./databases.js";
 import { fileRoutes } from "./files.js";
 import { healthRoutes } from "./health.js";
 import { mcpRoutes } from "./mcp.js";
+import { modelComparisonRoutes } from "./model-comparison.js";
 import { presetRoutes } from "./presets.js";
 import { questionRoutes } from "./questions.js";
 import { rubricRoutes } from "./rubrics.js";
@@ -32,5 +33,6 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   rubricRoutes,
   templateGenerationRoutes,
   verificationRoutes,
+  modelComparisonRoutes,
   configRoutes,
 ];

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { tempDir } from "../../storage/__fixtures__/databases.js";
 import { mcpHttpServerPerTest } from "../../test-support/mcp-http-server.js";
+import { callApi, type ErrorBody, type Page } from "../__fixtures__/api-calls.js";
 import { startTestServer, type TestServer } from "../__fixtures__/test-server.js";
 
 let server: TestServer | undefined;
@@ -14,14 +15,15 @@ afterEach(async () => {
 });
 const startMcp = mcpHttpServerPerTest();
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${server?.url}${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text === "" ? null : JSON.parse(text) };
+/** The test's server at `path`, with `body` as JSON when given; the answer read as `T`. */
+const call = <T = ErrorBody>(method: string, path: string, body?: unknown) =>
+  callApi<T>(server?.url ?? "", method, path, body);
+
+/** A preset as the preset routes answer with it. */
+interface Preset {
+  readonly id: string;
+  readonly created_at: string;
+  readonly config: { replicate_count: number };
 }
 
 const model = (id: string) => ({
@@ -50,9 +52,13 @@ describe("verification preset routes", () => {
       directory_path: join(workDir, "presets"),
       preset_count: 0,
     });
-    const created = await call("POST", "/api/v2/presets", { name: "Local Qwen", description: "d", config });
+    const created = await call<Preset>("POST", "/api/v2/presets", {
+      name: "Local Qwen",
+      description: "d",
+      config,
+    });
     expect(created.status).toBe(201);
-    const id = created.json.id as string;
+    const { id } = created.json;
     expect(created.json).toMatchObject({ name: "Local Qwen", description: "d" });
     const onDisk = await readFile(join(workDir, "presets", "local-qwen.json"), "utf8");
     expect(onDisk).not.toContain("sk-secret-value");
@@ -69,7 +75,7 @@ describe("verification preset routes", () => {
 
     await mkdir(join(workDir, "presets"), { recursive: true });
     await writeFile(join(workDir, "presets", "broken.json"), "{ not json");
-    const list = await call("GET", "/api/v2/presets");
+    const list = await call<Page<unknown> & { warnings: string[] }>("GET", "/api/v2/presets");
     expect(list.json.total).toBe(1);
     expect(list.json.items[0]).toMatchObject({
       id,
@@ -86,8 +92,8 @@ describe("verification preset routes", () => {
     expect(list.json.warnings).toHaveLength(1);
     expect(list.json.warnings[0]).toMatch(/^broken\.json skipped: /);
 
-    expect((await call("GET", `/api/v2/presets/${id}`)).json.config.replicate_count).toBe(2);
-    const updated = await call("PUT", `/api/v2/presets/${id}`, {
+    expect((await call<Preset>("GET", `/api/v2/presets/${id}`)).json.config.replicate_count).toBe(2);
+    const updated = await call<Preset>("PUT", `/api/v2/presets/${id}`, {
       description: "new",
       config: { ...config, replicate_count: 3 },
     });

@@ -157,7 +157,7 @@ describe("results and export", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(res.headers.get("content-disposition")).toMatch(
-      /^attachment; filename="verification_results_\d{8}_\d{6}\.json"$/,
+      /^attachment; filename="verification_results_\d{8}_\d{6}_openai_answerer_to_openai_judge\.json"$/,
     );
     const file = await json(res);
     expect(file.format_version).toBe("2.2");

@@ -8,10 +8,8 @@ import {
   parseVerificationConfig,
 } from "../../pipeline/index.js";
 import {
-  compareRuns,
   exportResultsCsv,
   exportResultsJson,
-  summarizeResults,
   type VerificationResult,
   VerificationResultSchema,
 } from "../../results/index.js";
@@ -20,9 +18,13 @@ import { ApiError, errorResponses, jsonContent, PageQuerySchema, type RouteGroup
 import { JobProgressSchema, type JobRunner, type JobView, jobNotFound, jobRunnerOf } from "../jobs/index.js";
 import { mountProgressStreams } from "../progress/index.js";
 import {
+  compareByReference,
+  exportFilename,
+  exportModelsOfJob,
   prepareVerificationJob,
   type ResultReference,
-  resultsByReference,
+  referencesOf,
+  summarizeByReference,
   VERIFICATION_JOB,
   type VerificationJobInput,
   verificationJobKind,
@@ -108,18 +110,6 @@ const CompareSideSchema = z.object({
   run_name: z.string().optional(),
   result_count: z.number().int(),
 });
-
-/** The references of a summary or comparison body: exactly one of `job_ids` and `run_names`. */
-function referencesOf(body: {
-  job_ids?: string[] | undefined;
-  run_names?: string[] | undefined;
-}): ResultReference[] {
-  if ((body.job_ids === undefined) === (body.run_names === undefined))
-    throw new ApiError(422, "invalid_request", "body: give exactly one of job_ids or run_names");
-  return body.job_ids !== undefined
-    ? body.job_ids.map((job_id) => ({ job_id }))
-    : (body.run_names ?? []).map((run_name) => ({ run_name }));
-}
 
 const route = {
   start: createRoute({
@@ -302,6 +292,28 @@ function exportSummaryOf(job: JobView) {
   };
 }
 
+/**
+ * Refuses (422, before anything is queued or saved) a job that could verify nothing: a requested question id the
+ * benchmark lacks, or no finished question among those selected (the original's "empty templates" and "no
+ * requested id present").
+ */
+function refuseEmptySelection(benchmark: Benchmark, questionIds: readonly string[] | undefined): void {
+  const unknown = (questionIds ?? []).filter((id) => !benchmark.has(id));
+  if (unknown.length > 0)
+    throw new ApiError(
+      422,
+      "invalid_request",
+      `body.question_ids: ${unknown.map((id) => JSON.stringify(id)).join(", ")} not in benchmark ${JSON.stringify(benchmark.name)}; use ids of its questions`,
+    );
+  const selected = questionIds ?? benchmark.getQuestionIds();
+  if (!selected.some((id) => benchmark.isFinished(id)))
+    throw new ApiError(
+      422,
+      "invalid_request",
+      `body: benchmark ${JSON.stringify(benchmark.name)} has no finished question to verify${questionIds === undefined ? "" : " among body.question_ids"}; finish questions (with their templates) first`,
+    );
+}
+
 async function requireJob(runner: JobRunner, id: string): Promise<JobView> {
   const view = await runner.get(id);
   if (view === null || view.kind !== VERIFICATION_JOB) throw jobNotFound(id);
@@ -325,6 +337,7 @@ export const verificationRoutes: RouteGroup = (app, deps, hooks) => {
     let benchmark: Benchmark;
     if (body.checkpoint !== undefined) {
       benchmark = Benchmark.parse(JSON.stringify(body.checkpoint), { file: "body.checkpoint" });
+      refuseEmptySelection(benchmark, body.question_ids);
       await deps.storage.saveBenchmark(benchmark);
     } else {
       try {
@@ -334,6 +347,7 @@ export const verificationRoutes: RouteGroup = (app, deps, hooks) => {
           throw ApiError.notFound(`benchmark ${JSON.stringify(body.benchmark_name)}`);
         throw error;
       }
+      refuseEmptySelection(benchmark, body.question_ids);
     }
     const runName = body.run_name ?? defaultRunName();
     const input: VerificationJobInput = {
@@ -372,8 +386,12 @@ export const verificationRoutes: RouteGroup = (app, deps, hooks) => {
     const query = c.req.valid("query");
     const offset = decodeCursor(query.cursor);
     if (job.run_id === null) return c.json({ items: [], next_cursor: null, total: 0 }, 200);
+    // Summary fields are all in the rows' digests: a page of them parses a fraction of the full rows' JSON.
+    const page = { runId: job.run_id, limit: query.limit, offset };
     const [rows, total] = await Promise.all([
-      deps.storage.loadResults({ runId: job.run_id, limit: query.limit, offset }),
+      query.fields === "summary"
+        ? deps.storage.loadResultDigestPage(page).then(({ digests }) => digests)
+        : deps.storage.loadResults(page),
       deps.storage.countResults({ runId: job.run_id }),
     ]);
     const next = offset + rows.length;
@@ -407,13 +425,22 @@ export const verificationRoutes: RouteGroup = (app, deps, hooks) => {
         `job ${job.job_id} is ${job.status}; export it once it has finished or been cancelled`,
       );
     const rows = job.run_id === null ? [] : await deps.storage.loadResults({ runId: job.run_id });
-    const metadata = { job_id: job.job_id, job_summary: exportSummaryOf(job) };
-    const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "_");
-    if (c.req.valid("query").fmt === "csv") {
-      c.header("content-disposition", `attachment; filename="verification_results_${stamp}.csv"`);
+    if (rows.length === 0)
+      throw new ApiError(
+        409,
+        "no_results",
+        `job ${job.job_id} is ${job.status} without any result; there is nothing to export`,
+      );
+    const models = await exportModelsOfJob(deps.storage, job.job_id);
+    const metadata = {
+      job_id: job.job_id,
+      ...(models === undefined ? {} : { verification_config: models }),
+      job_summary: exportSummaryOf(job),
+    };
+    const fmt = c.req.valid("query").fmt;
+    c.header("content-disposition", `attachment; filename="${exportFilename(models, fmt)}"`);
+    if (fmt === "csv")
       return c.body(exportResultsCsv(rows, { metadata }), 200, { "content-type": "text/csv; charset=utf-8" });
-    }
-    c.header("content-disposition", `attachment; filename="verification_results_${stamp}.json"`);
     return c.body(exportResultsJson(rows, { metadata }), 200, { "content-type": "application/json" });
   });
 
@@ -430,26 +457,21 @@ export const verificationRoutes: RouteGroup = (app, deps, hooks) => {
   });
 
   app.openapi(route.summary, async (c) => {
-    const rows: VerificationResult[] = [];
-    for (const ref of referencesOf(c.req.valid("json")))
-      rows.push(...(await resultsByReference(deps.storage, runner, ref)));
-    return c.json(
-      { success: true as const, summary: summarizeResults(rows), result_count: rows.length },
-      200,
-    );
+    const refs = referencesOf(c.req.valid("json"));
+    const { summary, result_count } = await summarizeByReference(deps.storage, runner, refs);
+    return c.json({ success: true as const, summary, result_count }, 200);
   });
 
   app.openapi(route.compare, async (c) => {
     const body = c.req.valid("json");
     const [before, after] = referencesOf(body) as [ResultReference, ResultReference];
-    const beforeRows = await resultsByReference(deps.storage, runner, before, body.models);
-    const afterRows = await resultsByReference(deps.storage, runner, after, body.models);
+    const compared = await compareByReference(deps.storage, runner, before, after, body.models);
     return c.json(
       {
         success: true as const,
-        before: { ...before, result_count: beforeRows.length },
-        after: { ...after, result_count: afterRows.length },
-        comparison: compareRuns(beforeRows, afterRows),
+        before: { ...before, result_count: compared.before_count },
+        after: { ...after, result_count: compared.after_count },
+        comparison: compared.comparison,
       },
       200,
     );

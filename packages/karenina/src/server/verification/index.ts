@@ -1,5 +1,12 @@
+export { exportFilename, exportModelsOfJob } from "./export-file.js";
+export { compareModelsByReference } from "./model-comparison-by-reference.js";
 export { ResultSaver } from "./result-saver.js";
-export { type ResultReference, resultsByReference } from "./results-by-reference.js";
+export {
+  compareByReference,
+  type ResultReference,
+  referencesOf,
+  summarizeByReference,
+} from "./results-by-reference.js";
 export {
   prepareVerificationJob,
   VERIFICATION_JOB,

@@ -4,13 +4,12 @@
  * it to exact counts — no finished task asked again, none lost. Against the scripted OpenAI server on
  * 127.0.0.1, whose replies are hand-written test data.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { type ServeProcess, startServeProcess } from "../__fixtures__/serve-process.js";
 import {
   apiClient,
   drugCheckpoint,
@@ -19,39 +18,11 @@ import {
   json,
 } from "../__fixtures__/verification-jobs.js";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
 const QUESTIONS = 12;
 
-interface ServeProcess {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly url: string;
-  readonly token: string;
-  readonly exited: Promise<number | null>;
-}
-
-/** Starts `karenina serve` on a free port with `dir`'s database and folder; resolves once it prints its banner. */
-async function serve(dir: string): Promise<ServeProcess> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", MAIN, "serve", "--port", "0", "--db", join(dir, "karenina.db"), "--dir", dir],
-    { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, KARENINA_ASYNC_MAX_WORKERS: "2" } },
-  );
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-  let out = "";
-  let err = "";
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
-  child.stdout.setEncoding("utf8");
-  const banner = await new Promise<string>((resolve, reject) => {
-    child.stdout.on("data", (chunk: string) => {
-      out += chunk;
-      if (out.includes("Press Ctrl+C")) resolve(out);
-    });
-    void exited.then(() => reject(new Error(`karenina serve exited early: ${err}`)));
-  });
-  const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] as string;
-  const token = /access token: +(\S+)/.exec(banner)?.[1] as string;
-  return { child, url, token, exited };
-}
+/** Starts `karenina serve` on a free port with `dir`'s database and folder, two jobs at once. */
+const serve = (dir: string): Promise<ServeProcess> =>
+  startServeProcess(["--db", join(dir, "karenina.db"), "--dir", dir], { KARENINA_ASYNC_MAX_WORKERS: "2" });
 
 /** The questions a request to the answering model asked (by their "(i)" suffix). */
 function askedQuestion(body: Record<string, unknown>): string | null {
