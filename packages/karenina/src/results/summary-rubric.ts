@@ -160,13 +160,9 @@ class MetricTraitStats {
 
   add(scores: Record<string, number>): void {
     this.rows++;
-    for (const [name, value] of Object.entries(scores)) {
-      const entry = statsOf(this.metrics, name, () => ({
-        count: 0,
-        sum: 0,
-        min: Number.POSITIVE_INFINITY,
-        max: Number.NEGATIVE_INFINITY,
-      }));
+    for (const name of Object.keys(scores)) {
+      const value = scores[name] as number;
+      const entry = statsOf(this.metrics, name, newMetricStats);
       entry.count++;
       entry.sum += value;
       entry.min = Math.min(entry.min, value);
@@ -183,6 +179,17 @@ class MetricTraitStats {
   }
 }
 
+const newValueStats = () => new ValueStats();
+const newLlmTraitStats = () => new LlmTraitStats();
+const newAgenticTraitStats = () => new AgenticTraitStats();
+const newMetricTraitStats = () => new MetricTraitStats();
+const newMetricStats = () => ({
+  count: 0,
+  sum: 0,
+  min: Number.POSITIVE_INFINITY,
+  max: Number.NEGATIVE_INFINITY,
+});
+
 function statsOf<S>(map: Map<string, S>, name: string, make: () => S): S {
   let stats = map.get(name);
   if (stats === undefined) {
@@ -198,7 +205,7 @@ function addValues(
   scores: Record<string, unknown> | null | undefined,
 ): void {
   if (scores === null || scores === undefined) return;
-  for (const name of Object.keys(scores)) statsOf(traits, name, () => new ValueStats()).add(scores[name]);
+  for (const name of Object.keys(scores)) statsOf(traits, name, newValueStats).add(scores[name]);
 }
 
 /** Per-trait summaries by trait type (`rubric_scores`, and per model combination), row by row. */
@@ -212,20 +219,29 @@ export class RubricScores {
   add(result: VerificationResult): void {
     const rubric = result.rubric;
     if (rubric === null || rubric === undefined) return;
-    const labels = rubric.llm_trait_labels ?? {};
-    for (const [name, value] of Object.entries(rubric.llm_trait_scores ?? {})) {
-      const stats = statsOf(this.llm, name, () => new LlmTraitStats());
-      stats.add(value);
-      const label = ownValue(labels, name);
-      if (label !== undefined) stats.literal = true;
-      countIn(stats.labels, label ?? String(value));
+    const labels = rubric.llm_trait_labels;
+    const llm = rubric.llm_trait_scores;
+    if (llm !== null && llm !== undefined) {
+      for (const name of Object.keys(llm)) {
+        const value = llm[name];
+        const stats = statsOf(this.llm, name, newLlmTraitStats);
+        stats.add(value);
+        const label = ownValue(labels, name);
+        if (label !== undefined) stats.literal = true;
+        countIn(stats.labels, label ?? String(value));
+      }
     }
     addValues(this.regex, rubric.regex_trait_scores);
     addValues(this.callable, rubric.callable_trait_scores);
-    for (const [name, value] of Object.entries(rubric.metric_trait_scores ?? {}))
-      statsOf(this.metric, name, () => new MetricTraitStats()).add(value);
-    for (const [name, value] of Object.entries(rubric.agentic_trait_scores ?? {})) {
-      const stats = statsOf(this.agentic, name, () => new AgenticTraitStats());
+    const metric = rubric.metric_trait_scores;
+    if (metric !== null && metric !== undefined)
+      for (const name of Object.keys(metric))
+        statsOf(this.metric, name, newMetricTraitStats).add(metric[name] as Record<string, number>);
+    const agentic = rubric.agentic_trait_scores;
+    if (agentic === null || agentic === undefined) return;
+    for (const name of Object.keys(agentic)) {
+      const value = agentic[name];
+      const stats = statsOf(this.agentic, name, newAgenticTraitStats);
       if (value === null || value === undefined) stats.nulls++;
       else stats.add(value);
     }

@@ -124,12 +124,18 @@ export class TokenAccumulator {
   add(result: VerificationResult, combo: string): void {
     const usage = result.template?.usage_metadata;
     if (usage === null || usage === undefined) return;
-    const stages = Object.entries(usage).filter(([stage]) => stage !== "total");
-    let [input, output, total] = [0, 0, 0];
-    let [templateInput, templateOutput, rubricInput, rubricOutput, judgmentInput, judgmentOutput] = [
-      0, 0, 0, 0, 0, 0,
-    ];
-    for (const [stage, counts] of stages) {
+    let input = 0;
+    let output = 0;
+    let total = 0;
+    let templateInput = 0;
+    let templateOutput = 0;
+    let rubricInput = 0;
+    let rubricOutput = 0;
+    let judgmentInput = 0;
+    let judgmentOutput = 0;
+    for (const stage of Object.keys(usage)) {
+      if (stage === "total") continue;
+      const counts = usage[stage] as StageUsage;
       input += counts.input_tokens;
       output += counts.output_tokens;
       total += counts.total_tokens;
@@ -161,7 +167,7 @@ export class TokenAccumulator {
     if (rubricOutput > 0) this.rubricOutputs.push(rubricOutput);
     if (judgmentInput > 0) this.judgmentInputs.push(judgmentInput);
     if (judgmentOutput > 0) this.judgmentOutputs.push(judgmentOutput);
-    this.cost?.add(result, combo, stages);
+    this.cost?.add(result, combo, usage);
   }
 
   /** The `tokens` section; the `deep_judgment_*` figures are null unless `withJudgment`. */
@@ -244,9 +250,12 @@ class CostAccumulator {
 
   constructor(private readonly prices: PriceLookup) {}
 
-  add(result: VerificationResult, combo: string, stages: readonly [string, StageUsage][]): void {
+  /** Prices the stages of `usages` (its `total` entry is not a stage). */
+  add(result: VerificationResult, combo: string, usages: Readonly<Record<string, StageUsage>>): void {
     const cost = this.cost;
-    for (const [stage, usage] of stages) {
+    for (const stage of Object.keys(usages)) {
+      if (stage === "total") continue;
+      const usage = usages[stage] as StageUsage;
       const model = stageModel(result, stage, usage);
       if (!this.priceOf.has(model)) this.priceOf.set(model, this.prices(model));
       const price = this.priceOf.get(model);

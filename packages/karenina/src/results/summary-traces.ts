@@ -1,4 +1,3 @@
-import { canonicalKey } from "./model-identity.js";
 import { entryOf, mean, median, populationStd, ratio } from "./statistics.js";
 import type { ToolUsageStats, TraceLengthStats } from "./summary-types.js";
 import type { VerificationResult } from "./verification-result.js";
@@ -7,12 +6,12 @@ import type { VerificationResult } from "./verification-result.js";
  * The generated answer a row judged: parser siblings share one (spec 06 §1.8 `traceIdentity`), so agent
  * metrics are counted once per trace, not once per parsing model.
  */
-function traceKey(result: VerificationResult): string {
+function traceKey(result: VerificationResult, answeringCanonical: string): string {
   const { metadata } = result;
   return JSON.stringify([
     metadata.run_name,
     metadata.question_id,
-    canonicalKey(metadata.answering),
+    answeringCanonical,
     metadata.replicate,
     metadata.scenario_id,
     metadata.scenario_node,
@@ -33,10 +32,11 @@ export class TraceStats {
   private minIterations = Number.POSITIVE_INFINITY;
   private maxIterations = Number.NEGATIVE_INFINITY;
 
-  add(result: VerificationResult): void {
+  /** Counts the row's agent metrics unless its trace was counted; `answeringCanonical` is `canonicalKey` of its answering model. */
+  add(result: VerificationResult, answeringCanonical: string): void {
     const metrics = result.template?.agent_metrics;
     if (metrics === null || metrics === undefined) return;
-    const key = traceKey(result);
+    const key = traceKey(result, answeringCanonical);
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.iterations.push(metrics.iterations);
@@ -46,7 +46,8 @@ export class TraceStats {
     const calls = metrics.tool_calls ?? Object.values(counts).reduce((a, b) => a + b, 0);
     this.totalCalls += calls;
     if (calls > 0) this.tracesWithTools++;
-    for (const [tool, count] of Object.entries(counts)) {
+    for (const tool of Object.keys(counts)) {
+      const count = counts[tool] as number;
       let entry = this.tools.get(tool);
       if (entry === undefined) {
         entry = { total_calls: 0, traces_using: 0 };

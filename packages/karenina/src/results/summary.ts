@@ -1,8 +1,7 @@
-import { answeringModelKey, modelComboKey } from "./model-combo-key.js";
-import { displayString } from "./model-identity.js";
 import { type OutcomeCounts, outcomeCounts, passRateOf, rowOutcome } from "./outcome.js";
 import { PassAtKCounts } from "./pass-at-k.js";
 import { countIn, mean, ratio, recordOf, sampleStd } from "./statistics.js";
+import { ModelKeyCache } from "./summary-models.js";
 import { RubricScores, RubricTraitCounts } from "./summary-rubric.js";
 import { TokenAccumulator } from "./summary-tokens.js";
 import { TraceStats } from "./summary-traces.js";
@@ -152,6 +151,7 @@ class Summary implements SummaryAccumulator {
   private readonly rubricScores = new RubricScores();
   private readonly traces = new TraceStats();
   private readonly passAtK = new PassAtKCounts();
+  private readonly modelKeys = new ModelKeyCache();
 
   constructor(options: SummaryOptions) {
     this.tokens = new TokenAccumulator(options.prices);
@@ -178,9 +178,10 @@ class Summary implements SummaryAccumulator {
     if (result.rubric?.rubric_evaluation_performed === true) this.withRubric++;
     if (result.deep_judgment?.deep_judgment_performed === true) this.withJudgment++;
     this.executionTime += metadata.execution_time;
-    this.answeringModels.add(answeringModelKey(result));
-    this.parsingModels.add(displayString(metadata.parsing));
-    const combo = modelComboKey(result);
+    const models = this.modelKeys.of(result);
+    this.answeringModels.add(models.answering);
+    this.parsingModels.add(models.parsing);
+    const combo = models.combo;
     let comboState = this.combos.get(combo);
     if (comboState === undefined) {
       comboState = new ComboState();
@@ -195,7 +196,7 @@ class Summary implements SummaryAccumulator {
       this.questions.set(question, questionState);
     }
     questionState.add(failure, outcome);
-    const keywords = metadata.keywords ?? [];
+    const keywords = metadata.keywords ?? NO_KEYWORDS;
     for (let index = 0; index < keywords.length; index++) {
       const keyword = keywords[index] as string;
       // A row counts once under each of its keywords.
@@ -209,7 +210,7 @@ class Summary implements SummaryAccumulator {
     this.tokens.add(result, combo);
     this.rubricTraits.add(result);
     this.rubricScores.add(result);
-    this.traces.add(result);
+    this.traces.add(result, models.answeringCanonical);
     if (verified) this.passAtK.add(combo, question, outcome === "passed");
   }
 
@@ -268,6 +269,8 @@ class Summary implements SummaryAccumulator {
     return { replicate_pass_rates: rates, replicate_summary: { mean: mean(values), std: sampleStd(values) } };
   }
 }
+
+const NO_KEYWORDS: readonly string[] = [];
 
 const pick = ({ pass_rate, pass_pct }: PassRate) => ({ pass_rate, pass_pct });
 

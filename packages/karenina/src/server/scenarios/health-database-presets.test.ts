@@ -5,9 +5,9 @@
  * stale parts (model keys on presets, `/api/v2/rubrics/generation`) dropped as the spec says.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { json, scenarioClient } from "../__fixtures__/scenario-fixtures.js";
 import { startTestServer, type TestServer } from "../__fixtures__/test-server.js";
 import { drugCheckpoint } from "../__fixtures__/verification-jobs.js";
-import { json, scenarioClient } from "./scenario-fixtures.js";
 
 let server: TestServer;
 let api: ReturnType<typeof scenarioClient>;

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
 import { DRUG_TEMPLATE } from "../../test-support/pipeline-context.js";
+import { scenarioCheckpoint, scenarioClient, scenarioConfig } from "../__fixtures__/scenario-fixtures.js";
 import { startTestServer, type TestServer } from "../__fixtures__/test-server.js";
 import { drugCheckpoint, drugReplies } from "../__fixtures__/verification-jobs.js";
-import { scenarioCheckpoint, scenarioClient, scenarioConfig } from "./scenario-fixtures.js";
 
 let llm: OpenAiTestServer;
 let slow: OpenAiTestServer;

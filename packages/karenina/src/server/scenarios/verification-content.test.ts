@@ -9,14 +9,14 @@ import { trait } from "../../rubrics/index.js";
 import type { ScriptRule } from "../../test-support/openai-server/index.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
 import { DRUG_TEMPLATE } from "../../test-support/pipeline-context.js";
-import { startTestServer, type TestServer } from "../__fixtures__/test-server.js";
 import {
   caseInsensitiveTemplate,
   type ScenarioQuestion,
   scenarioCheckpoint,
   scenarioClient,
   scenarioConfig,
-} from "./scenario-fixtures.js";
+} from "../__fixtures__/scenario-fixtures.js";
+import { startTestServer, type TestServer } from "../__fixtures__/test-server.js";
 
 let llm: OpenAiTestServer;
 let server: TestServer;

@@ -5,7 +5,7 @@
  */
 import { Benchmark } from "../../benchmark/index.js";
 import type { RubricTraitInput } from "../../model/index.js";
-import { apiClient, drugConfig, json } from "../__fixtures__/verification-jobs.js";
+import { apiClient, drugConfig, json } from "./verification-jobs.js";
 
 export { json };
 
