@@ -65,6 +65,16 @@ export function entryOf<V>(record: Record<string, V>, key: string, make: () => V
   return created;
 }
 
+/** The entry at `key` of `map`, created with `make` when missing (the Map form of {@link entryOf}). */
+export function mapEntryOf<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let entry = map.get(key);
+  if (entry === undefined) {
+    entry = make();
+    map.set(key, entry);
+  }
+  return entry;
+}
+
 /** Adds `amount` to the count kept at `key` of `counts`, starting from 0 (a Map: cheaper per row than `bump`). */
 export function countIn<K>(counts: Map<K, number>, key: K, amount = 1): void {
   counts.set(key, (counts.get(key) ?? 0) + amount);

@@ -1,5 +1,5 @@
 import { ownValue } from "../plain-data/index.js";
-import { countIn, ratio, recordOf } from "./statistics.js";
+import { countIn, mapEntryOf, ratio, recordOf } from "./statistics.js";
 import type {
   MetricTraitSummary,
   ResultSummary,
@@ -162,7 +162,7 @@ class MetricTraitStats {
     this.rows++;
     for (const name of Object.keys(scores)) {
       const value = scores[name] as number;
-      const entry = statsOf(this.metrics, name, newMetricStats);
+      const entry = mapEntryOf(this.metrics, name, newMetricStats);
       entry.count++;
       entry.sum += value;
       entry.min = Math.min(entry.min, value);
@@ -190,22 +190,13 @@ const newMetricStats = () => ({
   max: Number.NEGATIVE_INFINITY,
 });
 
-function statsOf<S>(map: Map<string, S>, name: string, make: () => S): S {
-  let stats = map.get(name);
-  if (stats === undefined) {
-    stats = make();
-    map.set(name, stats);
-  }
-  return stats;
-}
-
 /** Adds each value of a row's score map to its trait's stats. */
 function addValues(
   traits: Map<string, ValueStats>,
   scores: Record<string, unknown> | null | undefined,
 ): void {
   if (scores === null || scores === undefined) return;
-  for (const name of Object.keys(scores)) statsOf(traits, name, newValueStats).add(scores[name]);
+  for (const name of Object.keys(scores)) mapEntryOf(traits, name, newValueStats).add(scores[name]);
 }
 
 /** Per-trait summaries by trait type (`rubric_scores`, and per model combination), row by row. */
@@ -224,7 +215,7 @@ export class RubricScores {
     if (llm !== null && llm !== undefined) {
       for (const name of Object.keys(llm)) {
         const value = llm[name];
-        const stats = statsOf(this.llm, name, newLlmTraitStats);
+        const stats = mapEntryOf(this.llm, name, newLlmTraitStats);
         stats.add(value);
         const label = ownValue(labels, name);
         if (label !== undefined) stats.literal = true;
@@ -236,12 +227,12 @@ export class RubricScores {
     const metric = rubric.metric_trait_scores;
     if (metric !== null && metric !== undefined)
       for (const name of Object.keys(metric))
-        statsOf(this.metric, name, newMetricTraitStats).add(metric[name] as Record<string, number>);
+        mapEntryOf(this.metric, name, newMetricTraitStats).add(metric[name] as Record<string, number>);
     const agentic = rubric.agentic_trait_scores;
     if (agentic === null || agentic === undefined) return;
     for (const name of Object.keys(agentic)) {
       const value = agentic[name];
-      const stats = statsOf(this.agentic, name, newAgenticTraitStats);
+      const stats = mapEntryOf(this.agentic, name, newAgenticTraitStats);
       if (value === null || value === undefined) stats.nulls++;
       else stats.add(value);
     }

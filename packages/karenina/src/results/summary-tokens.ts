@@ -1,4 +1,4 @@
-import { countIn, entryOf, median, populationStd, recordOf } from "./statistics.js";
+import { countIn, entryOf, mapEntryOf, median, populationStd, recordOf } from "./statistics.js";
 import type {
   ComboTokens,
   CostSummary,
@@ -83,24 +83,6 @@ function tokenGroup(group: TokenTotals): TokenGroup {
   };
 }
 
-function stageEntry(stages: Map<string, TokenCounts>, stage: string): TokenCounts {
-  let entry = stages.get(stage);
-  if (entry === undefined) {
-    entry = zeroTokens();
-    stages.set(stage, entry);
-  }
-  return entry;
-}
-
-function groupOf(groups: Map<string, TokenTotals>, key: string): TokenTotals {
-  let group = groups.get(key);
-  if (group === undefined) {
-    group = new TokenTotals();
-    groups.set(key, group);
-  }
-  return group;
-}
-
 /**
  * The `tokens`, `tokens_by_combo` and `cost` sections, row by row. A row counts when it carries
  * `usage_metadata`; its `total` entry is its totals (else the sum of its stages) and is not a stage.
@@ -139,7 +121,7 @@ export class TokenAccumulator {
       input += counts.input_tokens;
       output += counts.output_tokens;
       total += counts.total_tokens;
-      addTokens(stageEntry(this.byStage, stage), counts);
+      addTokens(mapEntryOf(this.byStage, stage, zeroTokens), counts);
       if (TEMPLATE_STAGES.has(stage)) {
         templateInput += counts.input_tokens;
         templateOutput += counts.output_tokens;
@@ -160,8 +142,8 @@ export class TokenAccumulator {
       total = totals.total_tokens;
     }
     this.total.add(input, output, total);
-    groupOf(this.byQuestion, result.metadata.question_id).add(input, output, total);
-    groupOf(this.byCombo, combo).add(input, output, total);
+    mapEntryOf(this.byQuestion, result.metadata.question_id, newTokenTotals).add(input, output, total);
+    mapEntryOf(this.byCombo, combo, newTokenTotals).add(input, output, total);
     if (templateInput > 0 || templateOutput > 0) this.template.push(templateInput, templateOutput);
     if (rubricInput > 0) this.rubricInputs.push(rubricInput);
     if (rubricOutput > 0) this.rubricOutputs.push(rubricOutput);
@@ -293,3 +275,5 @@ class CostAccumulator {
     };
   }
 }
+
+const newTokenTotals = () => new TokenTotals();

@@ -1,6 +1,6 @@
 import { type OutcomeCounts, outcomeCounts, passRateOf, rowOutcome } from "./outcome.js";
 import { PassAtKCounts } from "./pass-at-k.js";
-import { countIn, mean, ratio, recordOf, sampleStd } from "./statistics.js";
+import { countIn, mapEntryOf, mean, ratio, recordOf, sampleStd } from "./statistics.js";
 import { ModelKeyCache } from "./summary-models.js";
 import { RubricScores, RubricTraitCounts } from "./summary-rubric.js";
 import { TokenAccumulator } from "./summary-tokens.js";
@@ -85,15 +85,6 @@ class QuestionState extends GroupCounts {
   constructor(readonly text: string) {
     super();
   }
-}
-
-function groupOf<K>(groups: Map<K, GroupCounts>, key: K): GroupCounts {
-  let group = groups.get(key);
-  if (group === undefined) {
-    group = new GroupCounts();
-    groups.set(key, group);
-  }
-  return group;
 }
 
 /**
@@ -200,12 +191,13 @@ class Summary implements SummaryAccumulator {
     for (let index = 0; index < keywords.length; index++) {
       const keyword = keywords[index] as string;
       // A row counts once under each of its keywords.
-      if (keywords.indexOf(keyword) === index) groupOf(this.keywords, keyword).add(failure, outcome);
+      if (keywords.indexOf(keyword) === index)
+        mapEntryOf(this.keywords, keyword, newGroupCounts).add(failure, outcome);
     }
     const replicate = metadata.replicate;
     if (replicate !== null) {
       if (replicate !== undefined) this.replicateNumbers.add(replicate);
-      groupOf(this.replicates, replicate).add(failure, outcome);
+      mapEntryOf(this.replicates, replicate, newGroupCounts).add(failure, outcome);
     }
     this.tokens.add(result, combo);
     this.rubricTraits.add(result);
@@ -312,3 +304,5 @@ export function summarizeResults(
   summary.add(results);
   return summary.finish();
 }
+
+const newGroupCounts = () => new GroupCounts();
