@@ -3,7 +3,14 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["packages/*/src/**/*.test.ts", "docs/**/*.test.ts"],
+    // packages/web: component tests beside their code (jsdom, chosen per file with `// @vitest-environment
+    // jsdom`) and browser tests in e2e/ (node, driving Chromium).
+    include: [
+      "packages/*/src/**/*.test.ts",
+      "packages/web/src/**/*.test.tsx",
+      "packages/web/e2e/**/*.test.ts",
+      "docs/**/*.test.ts",
+    ],
     testTimeout: 30_000,
     // The Pyodide snapshot kept between processes: inside the clone (git-ignored), not in the user's cache.
     env: { KARENINA_CACHE_DIR: fileURLToPath(new URL(".tmp/karenina-cache", import.meta.url)) },

@@ -7,8 +7,11 @@ export * from "./llm/index.js";
 export * from "./model/index.js";
 export * from "./pipeline/index.js";
 export * from "./python-regex/index.js";
+export * from "./result-table/index.js";
 export * from "./results/index.js";
 export * from "./rubrics/index.js";
 export * from "./sandbox/index.js";
+// Types only: the server's request and response shapes, for the web app (no server code is exported here).
+export type * from "./server/api-types/index.js";
 export * from "./storage/index.js";
 export * from "./templates/index.js";

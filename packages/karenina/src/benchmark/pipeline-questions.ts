@@ -29,9 +29,12 @@ export interface SelectQuestionsOptions {
   /**
    * `throw` (default): a question without a template, or whose template does not load, stops the selection
    * (spec 04 §1). `skip`: it is left out and listed in `skipped`, as is a question still holding the default
-   * placeholder template (whose `verify()` always returns false).
+   * placeholder template (whose `verify()` always returns false). `fail`: it is verified like the others and
+   * its template is loaded by the pipeline's first stage, so each of its tasks becomes a failed result
+   * (`template_validation`) and the other questions run (the original server's behaviour); nothing is loaded
+   * before the run.
    */
-  unusable?: "throw" | "skip";
+  unusable?: "throw" | "skip" | "fail";
 }
 
 function fewShotExamples(value: unknown): { question: string; answer: string }[] {
@@ -111,7 +114,8 @@ export async function selectQuestions(
       continue;
     }
     const question = pipelineQuestion(benchmark, id);
-    const skip = needsTemplate ? await templateSkip(benchmark, question, unusable) : null;
+    const skip =
+      needsTemplate && unusable !== "fail" ? await templateSkip(benchmark, question, unusable) : null;
     if (skip === null) selection.questions.push(question);
     else selection.skipped.push(skip);
   }

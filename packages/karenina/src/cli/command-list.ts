@@ -122,6 +122,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     register: async (program, { io }) =>
       (await import("./serve-command.js")).registerServeCommand(program, io, process.env),
   },
+  {
+    name: "view",
+    term: "view [options] [source]",
+    description: "Open a results file or a stored run in the web app (starts the server, opens the browser)",
+    register: async (program, { io }) =>
+      (await import("./view-command.js")).registerViewCommand(program, io, process.env),
+  },
 ];
 
 /**

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { createSummaryAccumulator } from "../results/index.js";
 import { openStorage } from "../storage/index.js";
 import { runKarenina } from "../test-support/cli.js";
 import { createTestDatabase, postgresForTests, type TestDatabase } from "../test-support/postgres.js";
@@ -78,6 +79,41 @@ describe.each(targets)("karenina verify --db and karenina results --db, on $name
     await storage.close();
     expect(runs).toHaveLength(1);
     expect(count).toBe(5);
+  });
+
+  test("the finished run's summary is stored from the results saved, equal to the one computed from the rows", async () => {
+    const db = await target.url();
+    expect((await verifyInto(db, "summary.jsonl")).code).toBe(EXIT.ok);
+    const storage = await openStorage(db);
+    try {
+      const [run] = await storage.listRuns();
+      const runId = run?.id ?? "";
+      const stored = await storage.loadRunSummary(runId);
+      const computed = createSummaryAccumulator();
+      for await (const page of storage.readResultDigests({ runId })) computed.add(page);
+      expect(stored?.resultCount).toBe(5);
+      expect(JSON.stringify(stored?.summary)).toBe(JSON.stringify(computed.finish()));
+    } finally {
+      await storage.close();
+    }
+  });
+
+  test("a resumed run, whose earlier results the sink never saw, stores no summary of the new ones only", async () => {
+    const db = await target.url();
+    expect((await verifyInto(db, "resumed.jsonl")).code).toBe(EXIT.ok);
+    const first = await openStorage(db);
+    const [run] = await first.listRuns();
+    await first.deleteRunSummary(run?.id ?? "");
+    await first.close();
+    expect((await verifyInto(db, "resumed.jsonl", "--resume")).code).toBe(EXIT.ok);
+    const storage = await openStorage(db);
+    try {
+      // The resume saved none of the five rows the run holds: the sink's summary (of no row) is refused.
+      expect(await storage.loadRunSummary(run?.id ?? "")).toBeNull();
+      expect(await storage.countResults({ runId: run?.id ?? "" })).toBe(5);
+    } finally {
+      await storage.close();
+    }
   });
 
   test("an unknown run name is an error that says how to list the runs", async () => {

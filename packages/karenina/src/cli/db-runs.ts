@@ -1,6 +1,6 @@
 import type { Benchmark } from "../benchmark/index.js";
 import { dumpVerificationConfig, type RunSummary, type VerificationConfig } from "../pipeline/index.js";
-import type { VerificationResult } from "../results/index.js";
+import { createSummaryAccumulator, type VerificationResult } from "../results/index.js";
 import { openStorage, type RunInfo, type Storage, StorageNotFoundError } from "../storage/index.js";
 import type { LoadedResults } from "./results-command.js";
 
@@ -19,6 +19,12 @@ export class DbRunSink {
   #buffer: VerificationResult[] = [];
   #flushQueued = false;
   #error: unknown = null;
+  // The summary of the rows saved, in saving order, stored with the finished run. A result saved twice keeps
+  // its first row (and place), so then the summary is not stored; a resumed run holds rows saved before, which
+  // the count check of saveRunSummary refuses.
+  readonly #summary = createSummaryAccumulator();
+  readonly #savedIds = new Set<string>();
+  #savedTwice = false;
 
   private constructor(storage: Storage, benchmark: Benchmark, config: VerificationConfig) {
     this.#storage = storage;
@@ -59,7 +65,9 @@ export class DbRunSink {
     this.#enqueue(async () => {
       this.#flushQueued = false;
       const batch = this.#buffer.splice(0);
-      if (this.#runId !== null && batch.length > 0) await this.#storage.saveResults(this.#runId, batch);
+      if (this.#runId === null || batch.length === 0) return;
+      await this.#storage.saveResults(this.#runId, batch);
+      this.#summarizeSaved(batch);
     });
   }
 
@@ -75,10 +83,25 @@ export class DbRunSink {
         status: summary.aborted ? "cancelled" : "completed",
         summary,
       });
+      if (!this.#savedTwice)
+        // The stored summary saves the first summary request reading the run; if it cannot be stored, that
+        // request computes it, so a failure here is not the run's.
+        await this.#storage
+          .saveRunSummary(this.#runId, this.#summary.finish(), this.#summary.count)
+          .catch(() => false);
     });
     await this.#chain;
     if (this.#error !== null) throw this.#error;
     return finished;
+  }
+
+  #summarizeSaved(batch: readonly VerificationResult[]): void {
+    for (const result of batch) {
+      const id = result.metadata.result_id;
+      if (this.#savedIds.has(id)) this.#savedTwice = true;
+      this.#savedIds.add(id);
+    }
+    if (!this.#savedTwice) this.#summary.add(batch);
   }
 
   #enqueue(work: () => Promise<void>): void {

@@ -112,6 +112,14 @@ describe("karenina demo, offline", () => {
     expect(outcome.err).toContain(`Results: ${DEMO_OUTPUT}, and run`);
   });
 
+  test("ends by printing the karenina view command that opens its stored run", async () => {
+    const command = /Open them in the web app: karenina view --db karenina\.db (run_\w+)\n/.exec(outcome.err);
+    expect(command, outcome.err).not.toBeNull();
+    const { viewTarget } = await import("./view-command.js");
+    const target = await viewTarget(command?.[1], join(scratch(), "karenina.db"));
+    expect(target.run).toMatchObject({ runName: command?.[1], status: "completed", processedCount: 14 });
+  });
+
   test("saves the benchmark and the run with every result to karenina.db", async () => {
     expect(outcome.err).toMatch(/and run run_\w+ in the database karenina\.db\./);
     const storage = await openStorage(join(scratch(), "karenina.db"));

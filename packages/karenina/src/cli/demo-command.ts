@@ -9,7 +9,7 @@ import {
   type VerificationConfig,
   type VerificationConfigInput,
 } from "../pipeline/index.js";
-import { DEFAULT_DB_FILE, openStorage } from "../storage/index.js";
+import { DEFAULT_DB_FILE, openStorage, type RunInfo } from "../storage/index.js";
 import {
   AGENTIC_DEMO_CHECKPOINT,
   AGENTIC_DEMO_OFFLINE_CONFIG,
@@ -374,10 +374,18 @@ async function runDemo(
     const stored = await sink.finish(run.summary);
     io.err(
       `\nResults: ${written}, and run ${stored?.runName} in the database ${storage.database}.\n` +
-        `See them again with: karenina results ${written} --by ${demo.by}\n`,
+        `See them again with: karenina results ${written} --by ${demo.by}\n` +
+        `Open them in the web app: ${viewCommand(stored, options.db ?? DEFAULT_DB_FILE, written)}\n`,
     );
     endRun(io.err, run, { systemFailures });
   } finally {
     await storage.close();
   }
+}
+
+/** The `karenina view` command that opens a demo run: its stored run, else its results file. */
+function viewCommand(stored: RunInfo | null | undefined, db: string, written: string): string {
+  return stored === null || stored === undefined
+    ? shellCommand(["karenina", "view", written])
+    : shellCommand(["karenina", "view", "--db", db, stored.runName]);
 }

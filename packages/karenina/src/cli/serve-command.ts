@@ -13,7 +13,8 @@ interface ServeOptions {
   allowOrigin: string[];
 }
 
-function portNumber(value: string): number {
+/** A `--port` value: 0 to 65535. */
+export function portNumber(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new InvalidArgumentError("a port number from 0 to 65535 (0 picks a free one)");
@@ -43,7 +44,7 @@ export function serveBanner(server: RunningServer): string {
 }
 
 /** Opens `url` in the default browser, best effort (a missing opener is not an error). */
-function openBrowser(url: string): void {
+export function openBrowser(url: string): void {
   const [command, args] =
     process.platform === "darwin"
       ? ["open", [url]]
@@ -56,7 +57,7 @@ function openBrowser(url: string): void {
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */
-function stopSignal(): Promise<NodeJS.Signals> {
+export function stopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       process.off("SIGINT", stop);
@@ -128,6 +129,6 @@ stops accepting requests and waits for running jobs.`,
  * about 6 % more job time; `npm run bench:server -- --built --results 0`). A soft GC heuristic, read at every
  * collection, so it cannot run the server out of memory; `--max-old-space-size` would be a hard cap.
  */
-function keepHeapClose(): void {
+export function keepHeapClose(): void {
   setFlagsFromString("--heap-growing-percent=20");
 }

@@ -16,7 +16,7 @@ import { taskPlan } from "./planning.js";
 import type { PriceTable } from "./pricing.js";
 import { finishedKeys, RunLogWriter, readRunLog } from "./run-log/index.js";
 import { RUN_STATE_FORMAT, type RunState, runStatePath, writeRunState } from "./run-state.js";
-import { CachingPortProvider, createRunServices } from "./services.js";
+import { CachingPortProvider, createRunServices, type RunServicesOptions } from "./services.js";
 import { type PipelineQuestion, taskKey, type VerificationTask } from "./task.js";
 
 /** What a run reports as it goes. */
@@ -121,6 +121,8 @@ export interface RunVerificationOptions {
    * Default: when `runVerification` is called.
    */
   startedAt?: number;
+  /** Where the run reads `TAVILY_API_KEY` and `KARENINA_TAVILY_BASE_URL` (deep-judgment search); default `process.env`. */
+  env?: RunServicesOptions["env"];
 }
 
 /** A finished (or cancelled) run. */
@@ -218,6 +220,7 @@ export async function runVerification(
     ...(options.recording?.mode === "replay" ? { replaysCalls: true } : {}),
     workspaceRoot: options.workspaceRoot ?? null,
     agentCommands: options.agentCommands ?? false,
+    ...(options.env === undefined ? {} : { env: options.env }),
   });
   const keep = options.keepResults ?? true;
   const results: VerificationResult[] = keep ? [...prior] : [];

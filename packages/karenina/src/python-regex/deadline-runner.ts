@@ -1,30 +1,26 @@
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { InvalidRegexTimeoutError, quotePattern, RegexEngineError, RegexTimeoutError } from "./errors.js";
-import {
-  CONTROL,
-  REGEX_WORKER_SOURCE,
-  type RegexOperation,
-  type RegexReply,
-  type RegexRequest,
-  type RegexResults,
-} from "./regex-worker-source.js";
+import { RegexWorker, STARTUP_TIMEOUT_MS, type WorkerOutcome } from "./regex-worker.js";
+import type { RegexOperation, RegexRequest, RegexResults } from "./regex-worker-source.js";
+import { activeRegexAnswerer } from "./replay-hook.js";
 import type { TranslatedRegex } from "./translate.js";
 
 /**
  * Untrusted regexes (checkpoint patterns, strptime formats) never run on the host's thread: V8's backtracking
  * engine cannot be interrupted from inside, and `(a+)+$` on 40 `a`s and a `!` runs for hours. Each one runs
- * in a worker thread while the caller waits synchronously (`Atomics.wait`), so the callers' synchronous API
- * stays; at the deadline the worker is terminated and replaced by a fresh one on the next call.
- * Invariants: one request in flight per thread (calls are synchronous); a worker that missed a deadline is
- * never reused, so a late reply cannot be taken for the next request's.
+ * in a worker thread under a deadline; at the deadline the worker is terminated and replaced by a fresh one
+ * on the next call. Two ways to wait for it:
+ * - {@link runRegex} waits synchronously (`Atomics.wait`), so synchronous callers keep their API; the calling
+ *   thread is held for up to the deadline.
+ * - `runRegexAsync` (async-runner.ts) awaits (`Atomics.waitAsync`), so a server's event loop keeps serving
+ *   other requests meanwhile; `withNonBlockingRegexes` (non-blocking.ts) gives synchronous code reached from
+ *   an async path (a declarative template's checks) the same.
+ * Invariants: one request in flight per worker; a worker that missed a deadline is never reused, so a late
+ * reply cannot be taken for the next request's. The synchronous runner has one worker of its own (calls are
+ * synchronous, so one is in flight per thread); the asynchronous one a small pool.
  */
 
 /** The deadline of one regex evaluation unless {@link setDefaultRegexTimeout} or `timeoutMs` says otherwise. */
 export const DEFAULT_REGEX_TIMEOUT_MS = 1000;
-/** A worker's boot is not charged to any deadline; this only catches a worker that never comes up. */
-const STARTUP_TIMEOUT_MS = 10_000;
-/** Enough for findall on a large response; a runaway allocation ends the worker, not the host. */
-const WORKER_HEAP_MB = 512;
 
 let defaultTimeoutMs = DEFAULT_REGEX_TIMEOUT_MS;
 
@@ -53,9 +49,73 @@ function checkedTimeout(timeoutMs: number): number {
   return timeoutMs;
 }
 
+/** One evaluation as the worker takes it, with its deadline and the name its errors give the pattern. */
+export interface RegexJob {
+  request: RegexRequest;
+  timeoutMs: number;
+  subject: string;
+  textLength: number;
+}
+
+/** The job of running `op` of `regex` on `text` (checks the deadline). */
+export function regexJob(
+  op: RegexOperation,
+  regex: TranslatedRegex,
+  text: string,
+  options: RegexDeadlineOptions,
+): RegexJob {
+  return {
+    request: { op, source: regex.source, flags: regex.flags, text },
+    timeoutMs: checkedTimeout(options.timeoutMs ?? defaultTimeoutMs),
+    subject: options.subject ?? `regex ${quotePattern(regex.source)}`,
+    textLength: codePointCount(text),
+  };
+}
+
+/**
+ * The value of a worker's outcome, or the typed error it stands for; `retire` is told when the worker must
+ * not serve again (it missed the deadline, or lost its reply).
+ */
+export function outcomeValue(job: RegexJob, outcome: WorkerOutcome, retire: () => void): unknown {
+  if (outcome === "timeout") {
+    retire();
+    throw new RegexTimeoutError(job.subject, job.timeoutMs, job.textLength);
+  }
+  if (outcome === "lost") {
+    retire();
+    throw new RegexEngineError(job.subject, "the regex worker signalled a reply but sent none");
+  }
+  if (!outcome.ok) {
+    throw new RegexEngineError(
+      job.subject,
+      `${outcome.error.name}: ${outcome.error.message}`,
+      outcome.error.message,
+    );
+  }
+  return outcome.value;
+}
+
+/** A new worker, or the typed error saying why none could start. */
+export function startWorker(subject: string): RegexWorker {
+  try {
+    return new RegexWorker();
+  } catch (error) {
+    throw new RegexEngineError(subject, `the regex worker thread could not start (${String(error)})`);
+  }
+}
+
+/** The error of a worker that did not come up within {@link STARTUP_TIMEOUT_MS}. */
+export function startupTimeout(subject: string): RegexEngineError {
+  return new RegexEngineError(
+    subject,
+    `the regex worker thread did not start within ${STARTUP_TIMEOUT_MS} ms`,
+  );
+}
+
 /**
  * Runs one operation of a translated regex on a text in the regex worker, and returns its result; the
- * operations are listed in {@link RegexResults}. Synchronous: the calling thread waits at most the deadline.
+ * operations are listed in {@link RegexResults}. Synchronous: the calling thread waits at most the deadline
+ * (inside `withNonBlockingRegexes`, the evaluation is awaited off the calling thread instead).
  * @throws RegexTimeoutError when the deadline passes (the worker is then replaced; later calls run normally).
  * @throws RegexEngineError when V8 refuses the regex (e.g. "Regular expression too large") or no worker runs.
  * @example
@@ -68,42 +128,27 @@ export function runRegex<Op extends RegexOperation>(
   text: string,
   options: RegexDeadlineOptions = {},
 ): RegexResults[Op] {
-  const timeoutMs = checkedTimeout(options.timeoutMs ?? defaultTimeoutMs);
-  const subject = options.subject ?? `regex ${quotePattern(regex.source)}`;
-  const worker = readyWorker(subject);
-  const reply = worker.run({ op, source: regex.source, flags: regex.flags, text }, timeoutMs);
-  if (reply === "timeout") {
-    retire(worker);
-    throw new RegexTimeoutError(subject, timeoutMs, codePointCount(text));
-  }
-  if (reply === "lost") {
-    retire(worker);
-    throw new RegexEngineError(subject, "the regex worker signalled a reply but sent none");
-  }
-  if (!reply.ok) {
-    throw new RegexEngineError(subject, `${reply.error.name}: ${reply.error.message}`, reply.error.message);
-  }
-  return reply.value as RegexResults[Op];
+  const job = regexJob(op, regex, text, options);
+  const answerer = activeRegexAnswerer();
+  if (answerer !== null) return answerer(job) as RegexResults[Op];
+  return runJobNow(job) as RegexResults[Op];
 }
 
 let current: RegexWorker | null = null;
 
+/** Runs `job` on the synchronous runner's worker, the calling thread waiting. */
+export function runJobNow(job: RegexJob): unknown {
+  const worker = readyWorker(job.subject);
+  return outcomeValue(job, worker.run(job.request, job.timeoutMs), () => retire(worker));
+}
+
 function readyWorker(subject: string): RegexWorker {
   if (current?.exited) current = null;
-  if (current === null) {
-    try {
-      current = new RegexWorker();
-    } catch (error) {
-      throw new RegexEngineError(subject, `the regex worker thread could not start (${String(error)})`);
-    }
-  }
+  current ??= startWorker(subject);
   const worker = current;
   if (!worker.waitUntilReady(STARTUP_TIMEOUT_MS)) {
     retire(worker);
-    throw new RegexEngineError(
-      subject,
-      `the regex worker thread did not start within ${STARTUP_TIMEOUT_MS} ms`,
-    );
+    throw startupTimeout(subject);
   }
   return worker;
 }
@@ -117,68 +162,4 @@ function codePointCount(text: string): number {
   let count = 0;
   for (const _ of text) count++;
   return count;
-}
-
-/** One worker thread and its shared control slots; see regex-worker-source.ts for the protocol. */
-class RegexWorker {
-  readonly #worker: Worker;
-  readonly #port: MessagePort;
-  readonly #control = new Int32Array(new SharedArrayBuffer(CONTROL.LENGTH * Int32Array.BYTES_PER_ELEMENT));
-  #sent = 0;
-  #ready = false;
-  /** Set once the thread has ended (terminated, out of memory, crashed); such a worker is replaced. */
-  exited = false;
-
-  constructor() {
-    const { port1, port2 } = new MessageChannel();
-    this.#port = port1;
-    this.#worker = new Worker(REGEX_WORKER_SOURCE, {
-      eval: true,
-      workerData: { control: this.#control, port: port2 },
-      transferList: [port2],
-      execArgv: [],
-      env: {},
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-    });
-    // Neither keeps the host alive; an error event without a listener would crash the host.
-    this.#worker.unref();
-    this.#port.unref();
-    this.#worker.on("error", () => {});
-    this.#worker.once("exit", () => {
-      this.exited = true;
-    });
-  }
-
-  waitUntilReady(timeoutMs: number): boolean {
-    this.#ready ||= waitForChange(this.#control, CONTROL.READY, 0, timeoutMs);
-    return this.#ready;
-  }
-
-  /** The worker's reply, `"timeout"` if none came before the deadline, `"lost"` if the signal came alone. */
-  run(request: RegexRequest, timeoutMs: number): RegexReply | "timeout" | "lost" {
-    this.#port.postMessage(request);
-    const previous = this.#sent++;
-    Atomics.store(this.#control, CONTROL.REQUESTS, this.#sent);
-    Atomics.notify(this.#control, CONTROL.REQUESTS);
-    if (!waitForChange(this.#control, CONTROL.REPLIES, previous, timeoutMs)) return "timeout";
-    const received = receiveMessageOnPort(this.#port);
-    return received === undefined ? "lost" : (received.message as RegexReply);
-  }
-
-  terminate(): void {
-    this.exited = true;
-    this.#port.close();
-    this.#worker.terminate().catch(() => {});
-  }
-}
-
-/** Waits until `control[slot]` is no longer `from`; false if that takes longer than `timeoutMs`. */
-function waitForChange(control: Int32Array, slot: number, from: number, timeoutMs: number): boolean {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    if (Atomics.load(control, slot) !== from) return true;
-    const left = deadline - performance.now();
-    if (left <= 0) return false;
-    Atomics.wait(control, slot, from, left);
-  }
 }

@@ -1,3 +1,4 @@
+export { runRegexAsync } from "./async-runner.js";
 export {
   DEFAULT_REGEX_TIMEOUT_MS,
   type RegexDeadlineOptions,
@@ -13,6 +14,7 @@ export {
   pythonFindall,
   pythonSearch,
 } from "./findall.js";
+export { withNonBlockingRegexes } from "./non-blocking.js";
 export type { RegexOperation, RegexResults } from "./regex-worker-source.js";
 export type { PythonRegexOptions, TranslatedRegex } from "./translate.js";
 export { compilePythonRegex, PythonRegexError, translatePythonRegex } from "./translate.js";

@@ -65,6 +65,7 @@ export {
   type ReplicateStats,
   type ResultSummary,
   type RubricScoreSummary,
+  SUMMARY_FORMAT_VERSION,
   type SummaryAccumulator,
   type SummaryOptions,
   summarizeResults,

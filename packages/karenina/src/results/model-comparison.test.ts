@@ -105,6 +105,7 @@ describe("heatmap cells", () => {
     const cells = question?.results_by_model["openai:answerer"]?.replicates ?? [];
     expect(cells.map((cell) => cell.replicate)).toEqual([1, 2]);
     expect(cells[0]).toEqual({
+      result_id: "r1-fail-new",
       replicate: 1,
       passed: true,
       abstained: false,
@@ -151,6 +152,7 @@ describe("heatmap cells", () => {
     const out = compareModels([agent, standard], { models: [plain] });
     expect(out.heatmap_data[0]?.results_by_model["openai:answerer"]?.replicates).toEqual([
       {
+        result_id: agent.metadata.result_id,
         replicate: null,
         passed: false,
         abstained: true,

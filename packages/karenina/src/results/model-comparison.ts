@@ -55,6 +55,7 @@ const scoreMap = z.record(z.string(), z.unknown());
 
 /** One heatmap cell: one row of a (question, model, replicate). */
 export const HeatmapCellSchema = z.object({
+  result_id: z.string().describe("The shown row's metadata.result_id (to open its detail)"),
   replicate: z.int().nullable(),
   passed: z.boolean().nullable().describe("verify_result (null: not evaluated)"),
   abstained: z.boolean().describe("abstention_detected"),
@@ -162,6 +163,7 @@ function cellOf(row: VerificationResult): HeatmapCell {
   const total = template?.usage_metadata?.total;
   const agent = template?.agent_metrics?.tool_calls !== undefined;
   const cell: HeatmapCell = {
+    result_id: metadata.result_id,
     replicate: metadata.replicate,
     passed: template?.verify_result ?? null,
     abstained: template?.abstention_detected === true,

@@ -36,6 +36,13 @@ function hasRubricScores(result: VerificationResult): boolean {
   return agentic !== null && agentic !== undefined && Object.keys(agentic).length > 0;
 }
 
+/** A trait name's evaluations of one type, and the questions that scored the name. */
+interface TraitTally {
+  count: number;
+  readonly questions: Set<string>;
+  lastQuestion: string | undefined;
+}
+
 /**
  * Trait evaluations per type, as the original counts them: `count` is one per score of each row
  * (evaluations), `names` the distinct traits. A trait is global when every question with rubric scores has a
@@ -44,7 +51,7 @@ function hasRubricScores(result: VerificationResult): boolean {
 export class RubricTraitCounts {
   private readonly questions = new Set<string>();
   private readonly questionsOf = new Map<string, Set<string>>();
-  private readonly counts = TRAIT_TYPES.map(() => new Map<string, number>());
+  private readonly tallies = TRAIT_TYPES.map(() => new Map<string, TraitTally>());
 
   add(result: VerificationResult): void {
     if (!hasRubricScores(result)) return;
@@ -54,17 +61,31 @@ export class RubricTraitCounts {
     for (let index = 0; index < TRAIT_TYPES.length; index++) {
       const map = maps[index];
       if (map === null || map === undefined) continue;
-      const counts = this.counts[index] as Map<string, number>;
+      const tallies = this.tallies[index] as Map<string, TraitTally>;
       for (const name of Object.keys(map)) {
-        counts.set(name, (counts.get(name) ?? 0) + 1);
-        let questions = this.questionsOf.get(name);
-        if (questions === undefined) {
-          questions = new Set();
-          this.questionsOf.set(name, questions);
+        let tally = tallies.get(name);
+        if (tally === undefined) {
+          tally = { count: 0, questions: this.questionsOfTrait(name), lastQuestion: undefined };
+          tallies.set(name, tally);
         }
-        questions.add(question);
+        tally.count++;
+        // Rows of one question often come together (its replicates): its set is then not touched again.
+        if (tally.lastQuestion !== question) {
+          tally.questions.add(question);
+          tally.lastQuestion = question;
+        }
       }
     }
+  }
+
+  /** The questions that scored a trait of this name (of any type), shared by the types' tallies. */
+  private questionsOfTrait(name: string): Set<string> {
+    let questions = this.questionsOf.get(name);
+    if (questions === undefined) {
+      questions = new Set();
+      this.questionsOf.set(name, questions);
+    }
+    return questions;
   }
 
   /** Null when no row has rubric scores. */
@@ -82,7 +103,7 @@ export class RubricTraitCounts {
     });
     const out = { global_traits: empty(), question_specific_traits: empty() };
     TRAIT_TYPES.forEach((type, index) => {
-      for (const [name, count] of this.counts[index] as Map<string, number>) {
+      for (const [name, { count }] of this.tallies[index] as Map<string, TraitTally>) {
         const entry = out[isGlobal(name) ? "global_traits" : "question_specific_traits"][type];
         entry.count += count;
         entry.names.push(name);
@@ -190,16 +211,45 @@ const newMetricStats = () => ({
   max: Number.NEGATIVE_INFINITY,
 });
 
-/** Adds each value of a row's score map to its trait's stats. */
+/** Adds each value of a row's score map to its trait's stats, in `traits` and (when given) in `more`. */
 function addValues(
   traits: Map<string, ValueStats>,
+  more: Map<string, ValueStats> | undefined,
   scores: Record<string, unknown> | null | undefined,
 ): void {
   if (scores === null || scores === undefined) return;
-  for (const name of Object.keys(scores)) mapEntryOf(traits, name, newValueStats).add(scores[name]);
+  for (const name of Object.keys(scores)) {
+    const value = scores[name];
+    mapEntryOf(traits, name, newValueStats).add(value);
+    if (more !== undefined) mapEntryOf(more, name, newValueStats).add(value);
+  }
 }
 
-/** Per-trait summaries by trait type (`rubric_scores`, and per model combination), row by row. */
+/** Adds an LLM trait's value and label (its class name, else its value as text) to its stats in `traits`. */
+function addLlmValue(
+  traits: Map<string, LlmTraitStats>,
+  name: string,
+  value: unknown,
+  label: string | undefined,
+  labelKey: string,
+): void {
+  const stats = mapEntryOf(traits, name, newLlmTraitStats);
+  stats.add(value);
+  if (label !== undefined) stats.literal = true;
+  countIn(stats.labels, labelKey);
+}
+
+/** Adds an agentic trait's value (null counted apart) to its stats in `traits`. */
+function addAgenticValue(traits: Map<string, AgenticTraitStats>, name: string, value: unknown): void {
+  const stats = mapEntryOf(traits, name, newAgenticTraitStats);
+  if (value === null || value === undefined) stats.nulls++;
+  else stats.add(value);
+}
+
+/**
+ * Per-trait summaries by trait type (`rubric_scores`, and per model combination), row by row. A row goes to
+ * two of them (the overall one and its combination's): `add(row, combo)` walks its score maps once for both.
+ */
 export class RubricScores {
   private readonly llm = new Map<string, LlmTraitStats>();
   private readonly regex = new Map<string, ValueStats>();
@@ -207,7 +257,8 @@ export class RubricScores {
   private readonly metric = new Map<string, MetricTraitStats>();
   private readonly agentic = new Map<string, AgenticTraitStats>();
 
-  add(result: VerificationResult): void {
+  /** Adds a row's scores here and, when given, to `also` (each as if added alone). */
+  add(result: VerificationResult, also?: RubricScores): void {
     const rubric = result.rubric;
     if (rubric === null || rubric === undefined) return;
     const labels = rubric.llm_trait_labels;
@@ -215,26 +266,27 @@ export class RubricScores {
     if (llm !== null && llm !== undefined) {
       for (const name of Object.keys(llm)) {
         const value = llm[name];
-        const stats = mapEntryOf(this.llm, name, newLlmTraitStats);
-        stats.add(value);
         const label = ownValue(labels, name);
-        if (label !== undefined) stats.literal = true;
-        countIn(stats.labels, label ?? String(value));
+        const labelKey = label ?? String(value);
+        addLlmValue(this.llm, name, value, label, labelKey);
+        if (also !== undefined) addLlmValue(also.llm, name, value, label, labelKey);
       }
     }
-    addValues(this.regex, rubric.regex_trait_scores);
-    addValues(this.callable, rubric.callable_trait_scores);
+    addValues(this.regex, also?.regex, rubric.regex_trait_scores);
+    addValues(this.callable, also?.callable, rubric.callable_trait_scores);
     const metric = rubric.metric_trait_scores;
     if (metric !== null && metric !== undefined)
-      for (const name of Object.keys(metric))
-        mapEntryOf(this.metric, name, newMetricTraitStats).add(metric[name] as Record<string, number>);
+      for (const name of Object.keys(metric)) {
+        const scores = metric[name] as Record<string, number>;
+        mapEntryOf(this.metric, name, newMetricTraitStats).add(scores);
+        if (also !== undefined) mapEntryOf(also.metric, name, newMetricTraitStats).add(scores);
+      }
     const agentic = rubric.agentic_trait_scores;
     if (agentic === null || agentic === undefined) return;
     for (const name of Object.keys(agentic)) {
       const value = agentic[name];
-      const stats = mapEntryOf(this.agentic, name, newAgenticTraitStats);
-      if (value === null || value === undefined) stats.nulls++;
-      else stats.add(value);
+      addAgenticValue(this.agentic, name, value);
+      if (also !== undefined) addAgenticValue(also.agentic, name, value);
     }
   }
 

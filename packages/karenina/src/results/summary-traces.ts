@@ -1,30 +1,62 @@
-import { entryOf, mean, median, populationStd, ratio } from "./statistics.js";
+import { entryOf, mapEntryOf, mean, median, populationStd, ratio } from "./statistics.js";
 import type { ToolUsageStats, TraceLengthStats } from "./summary-types.js";
 import type { VerificationResult } from "./verification-result.js";
 
 /**
- * The generated answer a row judged: parser siblings share one (spec 06 §1.8 `traceIdentity`), so agent
- * metrics are counted once per trace, not once per parsing model.
+ * The generated answers already counted: parser siblings share one (spec 06 §1.8 `traceIdentity`: run,
+ * question, answering model, replicate and scenario position), so agent metrics are counted once per trace,
+ * not once per parsing model. A row without a scenario position (nearly all) is looked up by its parts in
+ * nested maps, with no key string built per row; the others by the JSON of their parts. An absent part and
+ * null are the same part, as in the JSON.
  */
-function traceKey(result: VerificationResult, answeringCanonical: string): string {
-  const { metadata } = result;
-  return JSON.stringify([
-    metadata.run_name,
-    metadata.question_id,
-    answeringCanonical,
-    metadata.replicate,
-    metadata.scenario_id,
-    metadata.scenario_node,
-    metadata.scenario_turn,
-  ]);
+class SeenTraces {
+  /** By answering model, run name and question: the replicates seen. */
+  private readonly plain = new Map<string, Map<string | null, Map<string, Set<number | null>>>>();
+  private readonly positioned = new Set<string>();
+
+  /** Records the row's trace; false when it was recorded before. */
+  add(result: VerificationResult, answeringCanonical: string): boolean {
+    const { metadata } = result;
+    const { run_name, question_id, replicate, scenario_id, scenario_node, scenario_turn } = metadata;
+    if (
+      (scenario_id !== null && scenario_id !== undefined) ||
+      (scenario_node !== null && scenario_node !== undefined) ||
+      (scenario_turn !== null && scenario_turn !== undefined) ||
+      !(replicate === null || replicate === undefined || Number.isInteger(replicate))
+    ) {
+      const key = JSON.stringify([
+        run_name,
+        question_id,
+        answeringCanonical,
+        replicate,
+        scenario_id,
+        scenario_node,
+        scenario_turn,
+      ]);
+      if (this.positioned.has(key)) return false;
+      this.positioned.add(key);
+      return true;
+    }
+    const byRun = mapEntryOf(this.plain, answeringCanonical, newMap);
+    const byQuestion = mapEntryOf(byRun, run_name ?? null, newMap);
+    const replicates = mapEntryOf(byQuestion, question_id, newSet);
+    const number = replicate ?? null;
+    if (replicates.has(number)) return false;
+    replicates.add(number);
+    return true;
+  }
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: a factory for maps of any types (the callers' maps are typed).
+const newMap = (): Map<any, any> => new Map();
+const newSet = <T>(): Set<T> => new Set<T>();
 
 /**
  * Tool usage and trace lengths, row by row: the first agent metrics of each trace count. Keeps the keys of
  * the traces seen (to skip parser siblings), the iteration counts and per-tool sums.
  */
 export class TraceStats {
-  private readonly seen = new Set<string>();
+  private readonly seen = new SeenTraces();
   private readonly tools = new Map<string, { total_calls: number; traces_using: number }>();
   private readonly iterations: number[] = [];
   private tracesWithTools = 0;
@@ -36,9 +68,7 @@ export class TraceStats {
   add(result: VerificationResult, answeringCanonical: string): void {
     const metrics = result.template?.agent_metrics;
     if (metrics === null || metrics === undefined) return;
-    const key = traceKey(result, answeringCanonical);
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
+    if (!this.seen.add(result, answeringCanonical)) return;
     this.iterations.push(metrics.iterations);
     this.minIterations = Math.min(this.minIterations, metrics.iterations);
     this.maxIterations = Math.max(this.maxIterations, metrics.iterations);

@@ -1,5 +1,6 @@
 import { type OutcomeCounts, outcomeCounts, passRateOf, rowOutcome } from "./outcome.js";
 import { PassAtKCounts } from "./pass-at-k.js";
+import { RESULT_DIGEST_VERSION } from "./result-digest.js";
 import { countIn, mapEntryOf, mean, ratio, recordOf, sampleStd } from "./statistics.js";
 import { ModelKeyCache } from "./summary-models.js";
 import { RubricScores, RubricTraitCounts } from "./summary-rubric.js";
@@ -16,6 +17,13 @@ import type {
 import type { FailureCategory, FailureGroup, VerificationResult } from "./verification-result.js";
 
 export { passAtK } from "./pass-at-k.js";
+
+/**
+ * The version of {@link summarizeResults}' output for given rows: bump it whenever that output changes. A
+ * stored summary of another version is computed again. It carries the digest version too, since a new digest
+ * format (what summaries read) means the summary read changed.
+ */
+export const SUMMARY_FORMAT_VERSION = RESULT_DIGEST_VERSION * 1_000 + 1;
 export type * from "./summary-types.js";
 
 // The summary is one pass over the rows: each row is read once, into counts, sums, per-group maps and the
@@ -179,7 +187,6 @@ class Summary implements SummaryAccumulator {
       this.combos.set(combo, comboState);
     }
     comboState.add(failure, outcome);
-    comboState.rubric.add(result);
     const question = metadata.question_id;
     let questionState = this.questions.get(question);
     if (questionState === undefined) {
@@ -201,7 +208,7 @@ class Summary implements SummaryAccumulator {
     }
     this.tokens.add(result, combo);
     this.rubricTraits.add(result);
-    this.rubricScores.add(result);
+    this.rubricScores.add(result, comboState.rubric);
     this.traces.add(result, models.answeringCanonical);
     if (verified) this.passAtK.add(combo, question, outcome === "passed");
   }

@@ -1,4 +1,5 @@
 import type { Rubric } from "../model/rubric/index.js";
+import { withNonBlockingRegexes } from "../python-regex/index.js";
 import { type CallableEvaluationOptions, evaluateCallableTrait } from "./callable-evaluation.js";
 import type { CallableValue } from "./callable-output.js";
 import { TraitEvaluationError } from "./errors.js";
@@ -28,7 +29,8 @@ export async function evaluateLocalTraits(
   const results: LocalTraitResults = { scores: {}, errors: {} };
   for (const trait of rubric.regex_traits) {
     try {
-      results.scores[trait.name] = evaluateRegexTrait(trait, text);
+      // awaited off the thread: a server keeps serving while a checkpoint's pattern runs to its deadline
+      results.scores[trait.name] = await withNonBlockingRegexes(() => evaluateRegexTrait(trait, text));
     } catch (error) {
       if (!(error instanceof TraitEvaluationError)) throw error;
       results.scores[trait.name] = null;

@@ -233,7 +233,7 @@ describe("a hostile checkpoint uploaded through the API", () => {
     expect((await api.get("/api/health")).status).toBe(200);
   }, 180_000);
 
-  test("a JavaScript template that spins forever fails its job at the template check, with the reason", async () => {
+  test("a JavaScript template that spins forever fails its row at the template stage, with the reason", async () => {
     const bench = Benchmark.create({ name: "hostile-js-spin" });
     bench.addQuestion("Attack js-spin?", "anything", {
       questionId: "js-spin",
@@ -248,11 +248,16 @@ describe("a hostile checkpoint uploaded through the API", () => {
     });
     expect(started.status).toBe(202);
     const jobId = (await json(started)).job_id as string;
-    const failed = await api.waitForStatus(jobId, "failed", 3000);
-    expect(failed).toMatchObject({ processed: 0, total: 0 });
-    expect(failed.error).toBe(
-      "Question js-spin: invalid template: running the template's functions on a dummy answer failed: " +
-        "the sandboxed code ran longer than its limit of 1000 ms and was stopped",
+    const done = await api.waitForStatus(jobId, "completed", 3000);
+    expect(done).toMatchObject({ processed: 1, total: 1, failed: 1 });
+    const [row] = (await json(await api.get(`/api/v2/verifications/${jobId}/results`))).items;
+    expect(row.metadata.failure).toMatchObject({
+      category: "template_validation",
+      stage: "validate_template",
+    });
+    expect(row.metadata.failure.reason).toBe(
+      "Template validation failed: Invalid template: running the template's functions on a dummy answer " +
+        "failed: the sandboxed code ran longer than its limit of 1000 ms and was stopped",
     );
     expect((await api.get("/api/health")).status).toBe(200);
   }, 60_000);

@@ -8,6 +8,8 @@ export interface StorageContext {
   readonly dialect: Dialect;
   /** The database as messages name it (see `describeStorageUrl`). */
   readonly database: string;
+  /** The SQLite file, when the database is one (not in memory): readers with their own connection open it. */
+  readonly sqliteFile?: string;
 }
 
 /** Runs `work` in one transaction (SQLite: BEGIN IMMEDIATE), committed when it resolves. */

@@ -1,10 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { describeValue } from "../errors/index.js";
 import { questionIdFromText, questionUrn } from "../model/index.js";
-import { parseVerificationResult, ResultsFileError, type VerificationResult } from "../results/index.js";
+import {
+  parseVerificationResult,
+  ResultsFileError,
+  summarizeResults,
+  type VerificationResult,
+} from "../results/index.js";
 import { benchmarkId } from "./benchmarks.js";
 import { inTransaction, nowIso, type StorageContext } from "./context.js";
 import { type ResultToStore, upsertResults } from "./results.js";
+import { saveRunSummaryIn } from "./run-summaries.js";
 import { jsonOrNull } from "./schema.js";
 
 /** The results export versions {@link importVerificationResults} reads. */
@@ -121,7 +127,7 @@ async function questionIdsOf(ctx: StorageContext, benchmark: number): Promise<Se
 
 /**
  * Imports a JSON results export (format 2.0 to 2.2, spec 06 §4.4) into a new completed run of a stored
- * benchmark, with an `import_metadata` record, in one transaction. Results whose question the benchmark does
+ * benchmark, marked imported (`RunInfo.isImported`), with an `import_metadata` record, in one transaction. Results whose question the benchmark does
  * not hold (matched by id, `urn:uuid:` id, or text) and repeated result ids are skipped; each stored result is
  * kept exactly as in the file.
  * @throws {ResultsFileError} for a file that is not such an export; `StorageNotFoundError` for an unknown benchmark.
@@ -158,6 +164,7 @@ export async function importVerificationResults(
         summary_stats: JSON.stringify(summary),
         created_at: now,
         updated_at: now,
+        is_imported: tx.dialect.bool(true),
       })
       .execute();
     await tx.db
@@ -176,6 +183,9 @@ export async function importVerificationResults(
       })
       .execute();
     await upsertResults(tx, runId, toStore);
+    // The run is complete as imported: its summary is stored with it (rows are saved in this order).
+    const results = toStore.map((r) => r.result);
+    await saveRunSummaryIn(tx, runId, summarizeResults(results), results.length);
     return { imported: toStore.length, skipped };
   });
   return { runId, runName, ...outcome };

@@ -26,11 +26,13 @@ export {
 export { SCHEMA_VERSION as STORAGE_SCHEMA_VERSION } from "./migrations.js";
 export type { DigestPage } from "./result-digests.js";
 export type { ResultQuery } from "./results.js";
+export type { StoredRunSummary } from "./run-summaries.js";
 export {
   FINAL_RUN_STATUSES,
   type FinalRunStatus,
   type FinishRunOptions,
   RUN_STATUSES,
+  type RunFilter,
   type RunInfo,
   type RunQuery,
   type RunStatus,

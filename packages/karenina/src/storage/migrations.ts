@@ -270,7 +270,112 @@ async function fillDigests(db: AnyDb): Promise<void> {
 // JSON. Rows written with version 1 get theirs here; readers would otherwise read them whole.
 const compactDigests = (db: AnyDb) => fillDigests(db);
 
-/** Every migration, oldest first; names sort in the order they run. */
+// Digests in a narrow table of their own (result_pk = the results row's id): stored after the result's JSON in
+// its row, a digest was read by walking that JSON's overflow pages, which took a summary of 100,000 SQLite rows
+// most of its read time. Current digests move over; the others are computed (fillResultDigests).
+async function digestTable(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable("result_digests")
+    .addColumn("result_pk", "integer", (c) =>
+      c.primaryKey().references("verification_results.id").onDelete("cascade"),
+    )
+    .addColumn("digest_version", "integer", (c) => c.notNull())
+    .addColumn("digest_json", "text", (c) => c.notNull())
+    .execute();
+  await sql`INSERT INTO result_digests (result_pk, digest_version, digest_json)
+    SELECT id, digest_version, digest_json FROM verification_results
+    WHERE digest_json IS NOT NULL AND digest_version = ${RESULT_DIGEST_VERSION}`.execute(db);
+  await db.schema.alterTable("verification_results").dropColumn("digest_json").execute();
+  await db.schema.alterTable("verification_results").dropColumn("digest_version").execute();
+  await fillResultDigests(db);
+}
+
+/**
+ * Writes the current digest of every results row whose digest (in result_digests) is missing or of another
+ * version; a row that does not validate keeps none (readers read it whole, and report it). A migration that
+ * changes `RESULT_DIGEST_VERSION` calls this.
+ */
+async function fillResultDigests(db: AnyDb): Promise<void> {
+  for (let after = 0; ; ) {
+    const rows: { id: number; result_json: string }[] = await db
+      .selectFrom("verification_results as r")
+      .leftJoin("result_digests as d", "d.result_pk", "r.id")
+      .select(["r.id", "r.result_json"])
+      .where("r.id", ">", after)
+      .where((eb) =>
+        eb.or([eb("d.digest_version", "is", null), eb("d.digest_version", "!=", RESULT_DIGEST_VERSION)]),
+      )
+      .orderBy("r.id")
+      .limit(BACKFILL_BATCH)
+      .execute();
+    const digests = rows.flatMap((row) => {
+      const digest = digestOf(String(row.result_json));
+      return digest === null
+        ? []
+        : [{ result_pk: Number(row.id), digest_version: RESULT_DIGEST_VERSION, digest_json: digest }];
+    });
+    if (digests.length > 0)
+      await db
+        .insertInto("result_digests")
+        .values(digests)
+        .onConflict((conflict) =>
+          conflict.column("result_pk").doUpdateSet((eb) => ({
+            digest_version: eb.ref("excluded.digest_version"),
+            digest_json: eb.ref("excluded.digest_json"),
+          })),
+        )
+        .execute();
+    if (rows.length < BACKFILL_BATCH) return;
+    after = Number(rows.at(-1)?.id);
+  }
+}
+
+// Whether a run was created by a results import (spec 07 §2.2 `is_imported`); the runs imported before it are
+// those with an import_metadata record.
+async function runImportedFlag(db: AnyDb, d: Dialect): Promise<void> {
+  await db.schema
+    .alterTable("verification_runs")
+    .addColumn("is_imported", "boolean", (c) => c.notNull().defaultTo(d.bool(false)))
+    .execute();
+  await sql`UPDATE verification_runs SET is_imported = ${d.bool(true)}
+    WHERE id IN (SELECT run_id FROM import_metadata)`.execute(db);
+}
+
+// The results table's row per result (result-table/table-row.ts) in a narrow table, filled on first read of a
+// run (storage/result-table-rows.ts) rather than here: computing it reads each result's whole JSON, which an
+// upgrade should not pay for runs nobody opens.
+async function resultTableRows(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable("result_table_rows")
+    .addColumn("result_pk", "integer", (c) =>
+      c.primaryKey().references("verification_results.id").onDelete("cascade"),
+    )
+    .addColumn("run_id", "text", (c) => c.notNull())
+    .addColumn("row_version", "integer", (c) => c.notNull())
+    .addColumn("row_json", "text", (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex("result_table_rows_run_idx")
+    .on("result_table_rows")
+    .columns(["run_id", "result_pk"])
+    .execute();
+}
+
+// A finished run's summary (`summarizeResults` of its rows), stored so a summary by reference does not read
+// 100,000 digests again (storage/run-summaries.ts); valid while the run's result count and last row id match.
+async function runSummaries(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable("run_summaries")
+    .addColumn("run_id", "text", (c) => c.primaryKey().references("verification_runs.id").onDelete("cascade"))
+    .addColumn("format_version", "integer", (c) => c.notNull())
+    .addColumn("result_count", "integer", (c) => c.notNull())
+    .addColumn("last_result_pk", "integer")
+    .addColumn("summary_json", "text", (c) => c.notNull())
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .execute();
+}
+
+/** Every migration, oldest first; names sort in the order they run (append the next one at the end). */
 const MIGRATIONS: ReadonlyArray<readonly [string, (db: AnyDb, d: Dialect) => Promise<void>]> = [
   ["0001_initial", initialSchema],
   ["0002_run_results_order", runResultsOrderIndex],
@@ -278,6 +383,10 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (db: AnyDb, d: Dialect) => Pro
   ["0004_server_jobs", serverJobs],
   ["0005_result_digests", (db) => resultDigests(db)],
   ["0006_compact_result_digests", (db) => compactDigests(db)],
+  ["0007_result_digest_table", (db) => digestTable(db)],
+  ["0008_run_imported_flag", runImportedFlag],
+  ["0009_result_table_rows", (db) => resultTableRows(db)],
+  ["0010_run_summaries", (db) => runSummaries(db)],
 ];
 
 const KNOWN_MIGRATIONS = MIGRATIONS.map(([name]) => name);

@@ -41,6 +41,17 @@ async function allDigests(storage: Storage, runId: string, size: number): Promis
 
 const asStored = (rows: readonly VerificationResult[]) => JSON.parse(JSON.stringify(rows.map(resultDigest)));
 
+/** Takes a database back to schema version 6: digests in two columns of the results rows, none stored. */
+async function backToVersion6(url: string): Promise<void> {
+  await rawQuery(url, "DROP TABLE result_digests");
+  await rawQuery(url, "DROP TABLE run_summaries");
+  await rawQuery(url, "DROP TABLE result_table_rows");
+  await rawQuery(url, "ALTER TABLE verification_results ADD COLUMN digest_json text");
+  await rawQuery(url, "ALTER TABLE verification_results ADD COLUMN digest_version integer");
+  await rawQuery(url, "ALTER TABLE verification_runs DROP COLUMN is_imported");
+  await rawQuery(url, "DELETE FROM karenina_migrations WHERE name >= '0007_result_digest_table'");
+}
+
 describe.each(storageTargets())("result digests on $name", (target) => {
   const opened: Storage[] = [];
   let url = "";
@@ -91,19 +102,13 @@ describe.each(storageTargets())("result digests on $name", (target) => {
 
   test("a row without a current digest is read whole and validated; a broken one is reported by its row", async () => {
     const { storage, runId, rows } = await stored();
+    await rawQuery(url, "DELETE FROM result_digests WHERE result_pk % 2 = 0");
     await rawQuery(
       url,
-      "UPDATE verification_results SET digest_json = NULL, digest_version = NULL WHERE id % 2 = 0",
-    );
-    await rawQuery(
-      url,
-      "UPDATE verification_results SET digest_json = '{}', digest_version = 0 WHERE id % 3 = 0",
+      "UPDATE result_digests SET digest_json = '{}', digest_version = 0 WHERE result_pk % 3 = 0",
     );
     expect(await allDigests(storage, runId, 4)).toEqual(asStored(rows));
-    await rawQuery(
-      url,
-      "UPDATE verification_results SET digest_json = NULL, result_json = '{\"metadata\": {}}' WHERE id = 2",
-    );
+    await rawQuery(url, "UPDATE verification_results SET result_json = '{\"metadata\": {}}' WHERE id = 2");
     await expect(allDigests(storage, runId, 100)).rejects.toThrow(/verification_results row 2\b.*metadata/s);
   });
 
@@ -111,16 +116,18 @@ describe.each(storageTargets())("result digests on $name", (target) => {
     const { storage, runId, rows } = await stored();
     await storage.close();
     await rawQuery(url, "UPDATE verification_results SET result_json = '{\"metadata\": {}}' WHERE id = 3");
-    await rawQuery(url, "ALTER TABLE verification_results DROP COLUMN digest_json");
-    await rawQuery(url, "ALTER TABLE verification_results DROP COLUMN digest_version");
+    await rawQuery(url, "DROP TABLE result_digests");
+    await rawQuery(url, "DROP TABLE run_summaries");
+    await rawQuery(url, "DROP TABLE result_table_rows");
+    await rawQuery(url, "ALTER TABLE verification_runs DROP COLUMN is_imported");
     await rawQuery(url, "DELETE FROM karenina_migrations WHERE name >= '0005_result_digests'");
     const upgraded = await open(url);
     const filled = await rawQuery(
       url,
-      `SELECT id FROM verification_results WHERE digest_json IS NOT NULL AND digest_version = ${RESULT_DIGEST_VERSION} ORDER BY id`,
+      `SELECT result_pk FROM result_digests WHERE digest_version = ${RESULT_DIGEST_VERSION} ORDER BY result_pk`,
     );
     // Every row but the one that no longer validates (it keeps none, and readers report it).
-    expect(filled.map((row) => Number(row.id))).toEqual(
+    expect(filled.map((row) => Number(row.result_pk))).toEqual(
       rows.map((_, index) => index + 1).filter((id) => id !== 3),
     );
     const [digest] = (await upgraded.loadResultDigestPage({ runId, limit: 1 })).digests;
@@ -131,18 +138,94 @@ describe.each(storageTargets())("result digests on $name", (target) => {
   test("upgrading a version 5 database rewrites its version 1 digests compactly, in ASCII", async () => {
     const { storage, runId, rows } = await stored();
     await storage.close();
+    await backToVersion6(url);
     // What version 1 wrote is not read any more: any text under the old version number stands for it.
     await rawQuery(url, `UPDATE verification_results SET digest_json = '{"v1": "靶点"}', digest_version = 1`);
-    await rawQuery(url, "DELETE FROM karenina_migrations WHERE name = '0006_compact_result_digests'");
+    await rawQuery(url, "DELETE FROM karenina_migrations WHERE name >= '0006_compact_result_digests'");
     const upgraded = await open(url);
     const digests = await rawQuery(
       url,
-      "SELECT digest_json, digest_version FROM verification_results ORDER BY id",
+      "SELECT digest_json, digest_version FROM result_digests ORDER BY result_pk",
     );
     expect(digests.map((row) => [row.digest_json, Number(row.digest_version)])).toEqual(
       rows.map((row) => [digestJson(row), RESULT_DIGEST_VERSION]),
     );
     expect(digests.every((row) => /^[\x20-\x7e]*$/.test(String(row.digest_json)))).toBe(true);
     expect(await allDigests(upgraded, runId, 7)).toEqual(asStored(rows));
+  });
+  test("upgrading a version 6 database moves its current digests to their own table and computes the rest", async () => {
+    const { storage, runId, rows } = await stored();
+    await storage.close();
+    await backToVersion6(url);
+    // A current digest is moved as it is (the marker proves it was not recomputed); an old one is recomputed.
+    await rawQuery(
+      url,
+      `UPDATE verification_results SET digest_json = '{"moved": true}', digest_version = ${RESULT_DIGEST_VERSION} WHERE id = 1`,
+    );
+    await rawQuery(
+      url,
+      "UPDATE verification_results SET digest_json = '{}', digest_version = 1 WHERE id > 1",
+    );
+    const upgraded = await open(url);
+    const digests = await rawQuery(
+      url,
+      "SELECT result_pk, digest_json FROM result_digests ORDER BY result_pk",
+    );
+    expect(digests.map((row) => [Number(row.result_pk), row.digest_json])).toEqual(
+      rows.map((row, index) => [index + 1, index === 0 ? '{"moved": true}' : digestJson(row)]),
+    );
+    const columns = await rawQuery(url, "SELECT * FROM verification_results WHERE id = 1");
+    expect(Object.keys(columns[0] ?? {})).not.toContain("digest_json");
+    expect((await allDigests(upgraded, runId, 100)).slice(1)).toEqual(asStored(rows.slice(1)));
+  });
+
+  test("deleting a run deletes its rows' digests", async () => {
+    const { storage, runId } = await stored();
+    const other = await storage.startRun({ runName: "other", benchmarkName: "bench" });
+    await storage.saveResults(other.id, results().slice(0, 3));
+    expect(await storage.deleteRun(runId)).toBe(true);
+    const left = await rawQuery(url, "SELECT COUNT(*) AS n FROM result_digests");
+    expect(Number(left[0]?.n)).toBe(3);
+    expect(await allDigests(storage, other.id, 10)).toEqual(asStored(results().slice(0, 3)));
+  });
+  test("readResultDigests gives every digest in saving order, the whole rows of rows without one, and stops on break", async () => {
+    const { storage, runId, rows } = await stored();
+    await rawQuery(url, "DELETE FROM result_digests WHERE result_pk % 5 = 0");
+    const read = async (pageSize: number) => {
+      const pages: VerificationResult[][] = [];
+      for await (const page of storage.readResultDigests({ runId, limit: 1, offset: 3 }, pageSize))
+        pages.push(page);
+      return pages;
+    };
+    for (const size of [1, 7, 26, 100]) {
+      const pages = await read(size);
+      expect(pages.map((page) => page.length)).toEqual(
+        Array.from({ length: Math.ceil(rows.length / size) }, (_, i) =>
+          Math.min(size, rows.length - i * size),
+        ),
+      );
+      expect(pages.flat()).toEqual(asStored(rows));
+    }
+    expect(summarizeResults((await read(4)).flat())).toEqual(summarizeResults(rows));
+    // By run name, and stopping after the first page (the reader thread is ended, nothing hangs).
+    for await (const page of storage.readResultDigests({ runName: "nightly" }, 5)) {
+      expect(page).toEqual(asStored(rows.slice(0, 5)));
+      break;
+    }
+    const other = await storage.startRun({ runName: "nightly", benchmarkName: "bench" });
+    await storage.saveResults(other.id, rows.slice(0, 2));
+    const both: VerificationResult[] = [];
+    for await (const page of storage.readResultDigests({ runName: "nightly" }, 10)) both.push(...page);
+    expect(both).toEqual(asStored([...rows, ...rows.slice(0, 2)]));
+  });
+
+  test("readResultDigests reports a row that does not validate, naming it", async () => {
+    const { storage, runId } = await stored();
+    await rawQuery(url, "DELETE FROM result_digests WHERE result_pk = 4");
+    await rawQuery(url, "UPDATE verification_results SET result_json = '{\"metadata\": {}}' WHERE id = 4");
+    const all = async () => {
+      for await (const _page of storage.readResultDigests({ runId }, 3));
+    };
+    await expect(all()).rejects.toThrow(/verification_results row 4\b.*metadata/s);
   });
 });

@@ -6,7 +6,7 @@ import {
   type VerificationResult,
 } from "../results/index.js";
 import type { Dialect } from "./dialect.js";
-import type { VerificationResultsTable } from "./schema.js";
+import type { ResultDigestsTable, VerificationResultsTable } from "./schema.js";
 
 // A result as a row: the columns people filter and index on, copied out of the result, plus the whole result
 // as JSON, which is what loading reads back.
@@ -49,8 +49,6 @@ export function resultRow(
     output_tokens: tokens(total?.output_tokens),
     total_tokens: tokens(total?.total_tokens),
     result_json: JSON.stringify(result),
-    digest_json: digestJson(result),
-    digest_version: RESULT_DIGEST_VERSION,
     created_at: now,
     updated_at: now,
   };
@@ -76,10 +74,13 @@ export const REPLACED_COLUMNS = [
   "output_tokens",
   "total_tokens",
   "result_json",
-  "digest_json",
-  "digest_version",
   "updated_at",
 ] as const satisfies readonly (keyof VerificationResultsTable)[];
+
+/** The row of a result's digest, for the results row `resultPk`. */
+export function digestRow(result: VerificationResult, resultPk: number): Insertable<ResultDigestsTable> {
+  return { result_pk: resultPk, digest_version: RESULT_DIGEST_VERSION, digest_json: digestJson(result) };
+}
 
 /** The result a row holds, validated (a hand-edited row is reported, naming the database and the row). */
 export function resultOfRow(resultJson: string, where: string): VerificationResult {

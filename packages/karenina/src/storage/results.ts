@@ -1,7 +1,8 @@
 import type { VerificationResult } from "../results/index.js";
 import { chunks, inTransaction, nowIso, type StorageContext } from "./context.js";
 import { StorageInputError } from "./errors.js";
-import { REPLACED_COLUMNS, resultOfRow, resultRow } from "./result-rows.js";
+import { digestRow, REPLACED_COLUMNS, resultOfRow, resultRow } from "./result-rows.js";
+import { saveTableRows } from "./result-table-rows.js";
 import { lockRun, recountRun } from "./runs.js";
 
 /** Which results {@link loadResults} and {@link countResults} read; every given criterion must hold. */
@@ -48,6 +49,30 @@ async function checkQuestionsStored(ctx: StorageContext, questionIds: ReadonlySe
   );
 }
 
+/** Writes (or replaces) the digests of results just saved, given the ids their rows were saved under. */
+async function upsertDigests(
+  ctx: StorageContext,
+  results: readonly ResultToStore[],
+  saved: readonly { id: number; result_id: string }[],
+): Promise<void> {
+  const byResultId = new Map(results.map((r) => [r.result.metadata.result_id, r.result]));
+  const rows = saved.flatMap((row) => {
+    const result = byResultId.get(row.result_id);
+    return result === undefined ? [] : [digestRow(result, Number(row.id))];
+  });
+  for (const slice of chunks(rows))
+    await ctx.db
+      .insertInto("result_digests")
+      .values(slice)
+      .onConflict((conflict) =>
+        conflict.column("result_pk").doUpdateSet((eb) => ({
+          digest_version: eb.ref("excluded.digest_version"),
+          digest_json: eb.ref("excluded.digest_json"),
+        })),
+      )
+      .execute();
+}
+
 /** Inserts or replaces results by (run, result_id). Call inside the transaction that created or locked the run. */
 export async function upsertResults(
   ctx: StorageContext,
@@ -57,7 +82,7 @@ export async function upsertResults(
   await checkQuestionsStored(ctx, new Set(results.map((r) => r.questionId ?? r.result.metadata.question_id)));
   const now = nowIso();
   for (const slice of chunks(results)) {
-    await ctx.db
+    const saved = await ctx.db
       .insertInto("verification_results")
       .values(slice.map((r) => resultRow(r.result, runId, ctx.dialect, now, r.questionId)))
       .onConflict((conflict) =>
@@ -67,7 +92,15 @@ export async function upsertResults(
             Object.fromEntries(REPLACED_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)])),
           ),
       )
+      .returning(["id", "result_id"])
       .execute();
+    await upsertDigests(ctx, slice, saved);
+    await saveTableRows(
+      ctx,
+      runId,
+      slice.map((r) => r.result),
+      saved,
+    );
   }
   await recountRun(ctx, runId);
 }

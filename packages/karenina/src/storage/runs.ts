@@ -35,12 +35,16 @@ export interface FinishRunOptions {
   readonly errorMessage?: string | null;
 }
 
-/** Which runs {@link listRuns} lists; newest first. */
-export interface RunQuery {
+/** Which runs {@link countRuns} counts. */
+export interface RunFilter {
   readonly benchmarkName?: string;
   /** The run's name (as given to `startRun`); several runs may share one. */
   readonly runName?: string;
   readonly status?: RunStatus;
+}
+
+/** Which runs {@link listRuns} lists, newest first: a filter, and a page of it (in SQL). */
+export interface RunQuery extends RunFilter {
   readonly limit?: number;
   readonly offset?: number;
 }
@@ -62,6 +66,8 @@ export interface RunInfo {
   readonly summary: unknown;
   readonly createdAt: string;
   readonly updatedAt: string;
+  /** The run was created by a results import (`importVerificationResults`), not by running a verification. */
+  readonly isImported: boolean;
 }
 
 type RunRow = Selectable<VerificationRunsTable> & { benchmark_name: string };
@@ -85,15 +91,24 @@ function runInfo(row: RunRow): RunInfo {
     summary: parseJson(row.summary_stats),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    isImported: Boolean(row.is_imported),
   };
 }
 
-function runsQuery(ctx: StorageContext) {
-  return ctx.db
+/** The runs of the benchmarks joined as `b`, narrowed by a filter. */
+function filteredRuns(ctx: StorageContext, filter: RunFilter) {
+  let select = ctx.db
     .selectFrom("verification_runs as runs")
-    .innerJoin("benchmarks as b", "b.id", "runs.benchmark_id")
-    .selectAll("runs")
-    .select("b.name as benchmark_name");
+    .innerJoin("benchmarks as b", "b.id", "runs.benchmark_id");
+  if (filter.benchmarkName !== undefined) select = select.where("b.name", "=", filter.benchmarkName);
+  if (filter.status !== undefined) select = select.where("runs.status", "=", filter.status);
+  if (filter.runName !== undefined) select = select.where("runs.run_name", "=", filter.runName);
+  return select;
+}
+
+/** The rows of the runs matching a filter, with their benchmark's name. */
+function runsQuery(ctx: StorageContext, filter: RunFilter = {}) {
+  return filteredRuns(ctx, filter).selectAll("runs").select("b.name as benchmark_name");
 }
 
 /** A stored run, or null. */
@@ -160,6 +175,7 @@ export async function startRun(ctx: StorageContext, options: StartRunOptions): P
         failed_count: 0,
         start_time: now,
         created_at: now,
+        is_imported: ctx.dialect.bool(false),
       })
       .execute();
   });
@@ -200,13 +216,17 @@ export async function finishRun(
   return requireRun(ctx, runId);
 }
 
-/** Stored runs, newest first (ties by id, so pages never overlap). */
+/** How many stored runs match the filter (the total of {@link listRuns}' pages). */
+export async function countRuns(ctx: StorageContext, filter: RunFilter = {}): Promise<number> {
+  const row = await filteredRuns(ctx, filter)
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Stored runs, newest first (ties by id, so pages never overlap); `limit` and `offset` page in SQL. */
 export async function listRuns(ctx: StorageContext, query: RunQuery = {}): Promise<RunInfo[]> {
-  let select = runsQuery(ctx);
-  if (query.benchmarkName !== undefined) select = select.where("b.name", "=", query.benchmarkName);
-  if (query.status !== undefined) select = select.where("runs.status", "=", query.status);
-  if (query.runName !== undefined) select = select.where("runs.run_name", "=", query.runName);
-  select = select.orderBy("runs.created_at", "desc").orderBy("runs.id", "desc");
+  let select = runsQuery(ctx, query).orderBy("runs.created_at", "desc").orderBy("runs.id", "desc");
   if (query.limit !== undefined || query.offset !== undefined) {
     select = select.limit(query.limit ?? Number.MAX_SAFE_INTEGER).offset(query.offset ?? 0);
   }

@@ -75,6 +75,8 @@ export interface VerificationRunsTable {
   summary_stats: DbJson | null;
   created_at: string;
   updated_at: string;
+  /** Created by a results import (added by migration 0008). */
+  is_imported: DbBool;
 }
 
 export interface VerificationResultsTable {
@@ -100,15 +102,51 @@ export interface VerificationResultsTable {
   total_tokens: number | null;
   /** The whole `VerificationResult`, as JSON in the schema's key order. */
   result_json: DbJson;
-  /**
-   * The result's digest (`resultDigest`: what summaries and comparisons read), as JSON; added by migration
-   * 0005. Null for a row whose stored result did not validate when the column was filled.
-   */
-  digest_json: DbJson | null;
-  /** The `RESULT_DIGEST_VERSION` `digest_json` was written with; a digest of another version is not read. */
-  digest_version: number | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * A result's digest (`resultDigest`: what summaries and comparisons read), one row per results row that has
+ * one; added by migration 0007 (0005 kept it in the results row). A row whose stored result did not validate
+ * when digests were filled has none. Deleted with its results row.
+ */
+export interface ResultDigestsTable {
+  /** The `id` of the results row. */
+  result_pk: number;
+  /** The `RESULT_DIGEST_VERSION` `digest_json` was written with; a digest of another version is not read. */
+  digest_version: number;
+  /** `digestJson` of the result: ASCII-only JSON text. */
+  digest_json: string;
+}
+
+/**
+ * A result's results-table row (`resultTableRow`), added by migration 0009 and written when a run's table is
+ * first read. Deleted with its results row, and when the result is replaced.
+ */
+export interface ResultTableRowsTable {
+  /** The `id` of the results row. */
+  result_pk: number;
+  run_id: string;
+  /** The `RESULT_TABLE_ROW_VERSION` `row_json` was written with; a row of another version is computed again. */
+  row_version: number;
+  row_json: string;
+}
+
+/**
+ * A finished run's stored summary (`summarizeResults` of its rows), added by migration 0010; written when the
+ * run finishes or is first summarised, and read only while valid (storage/run-summaries.ts). Deleted with its run.
+ */
+export interface RunSummariesTable {
+  run_id: string;
+  /** The `SUMMARY_FORMAT_VERSION` `summary_json` was written with; a summary of another version is not read. */
+  format_version: number;
+  /** How many results the run held when the summary was written. */
+  result_count: number;
+  /** The highest results-row `id` of the run then (null for a run without results). */
+  last_result_pk: number | null;
+  summary_json: string;
+  created_at: string;
 }
 
 export interface ImportMetadataTable {
@@ -171,6 +209,9 @@ export interface StorageDatabase {
   benchmark_questions: BenchmarkQuestionsTable;
   verification_runs: VerificationRunsTable;
   verification_results: VerificationResultsTable;
+  result_digests: ResultDigestsTable;
+  result_table_rows: ResultTableRowsTable;
+  run_summaries: RunSummariesTable;
   import_metadata: ImportMetadataTable;
   server_jobs: ServerJobsTable;
   template_results_view: TemplateResultsView;

@@ -464,8 +464,10 @@ describe.each(targets)("storage on $name", (target) => {
       for (const view of LATER_VIEWS) await rawQuery(url, `DROP VIEW ${view}`);
       await rawQuery(url, "ALTER TABLE benchmark_questions DROP COLUMN original_answer_template");
       await rawQuery(url, "DROP TABLE server_jobs");
-      await rawQuery(url, "ALTER TABLE verification_results DROP COLUMN digest_json");
-      await rawQuery(url, "ALTER TABLE verification_results DROP COLUMN digest_version");
+      await rawQuery(url, "DROP TABLE result_table_rows");
+      await rawQuery(url, "DROP TABLE run_summaries");
+      await rawQuery(url, "DROP TABLE result_digests");
+      await rawQuery(url, "ALTER TABLE verification_runs DROP COLUMN is_imported");
       await rawQuery(url, "DELETE FROM karenina_migrations WHERE name <> '0001_initial'");
       const upgraded = await open(url);
       expect(await upgraded.countResults({ runId: run.id })).toBe(4);
@@ -477,8 +479,12 @@ describe.each(targets)("storage on $name", (target) => {
         "0004_server_jobs",
         "0005_result_digests",
         "0006_compact_result_digests",
+        "0007_result_digest_table",
+        "0008_run_imported_flag",
+        "0009_result_table_rows",
+        "0010_run_summaries",
       ]);
-      expect(STORAGE_SCHEMA_VERSION).toBe(6);
+      expect(STORAGE_SCHEMA_VERSION).toBe(10);
       // Rows saved before the column existed get their template as the original one.
       const members = await rawQuery(
         url,

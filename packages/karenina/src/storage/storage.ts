@@ -1,6 +1,7 @@
 import type { Benchmark } from "../benchmark/index.js";
 import { KareninaError } from "../errors/index.js";
-import type { VerificationResult } from "../results/index.js";
+import type { ResultTableRow } from "../result-table/index.js";
+import type { ResultSummary, VerificationResult } from "../results/index.js";
 import {
   type DeletedBenchmark,
   type DuplicateQuestion,
@@ -35,20 +36,24 @@ import {
   updateJob,
 } from "./jobs.js";
 import { hasKareninaSchema, migrateToLatest } from "./migrations.js";
-import { type DigestPage, loadResultDigestPage } from "./result-digests.js";
+import { type DigestPage, loadResultDigestPage, readResultDigests } from "./result-digests.js";
+import { readTableRows, tableRowCounts } from "./result-table-rows.js";
 import { countResults, loadResults, type ResultQuery, saveResults } from "./results.js";
+import { deleteRunSummary, loadRunSummary, type StoredRunSummary, saveRunSummary } from "./run-summaries.js";
 import {
+  countRuns,
   deleteRun,
   type FinishRunOptions,
   finishRun,
   getRun,
   listRuns,
+  type RunFilter,
   type RunInfo,
   type RunQuery,
   type StartRunOptions,
   startRun,
 } from "./runs.js";
-import { DEFAULT_DB_FILE, describeStorageUrl, parseStorageUrl } from "./url.js";
+import { DEFAULT_DB_FILE, describeStorageUrl, isInMemory, parseStorageUrl } from "./url.js";
 
 /**
  * A karenina database: benchmarks, verification runs and their results, in SQLite (one file, the default) or
@@ -79,7 +84,8 @@ export class Storage {
   static async open(url: string = DEFAULT_DB_FILE, options: OpenStorageOptions = {}): Promise<Storage> {
     const database = describeStorageUrl(url);
     const existingOnly = options.create === false;
-    const { db, dialect } = await connect(parseStorageUrl(url), database, { existingOnly });
+    const target = parseStorageUrl(url);
+    const { db, dialect } = await connect(target, database, { existingOnly });
     try {
       if (existingOnly && !(await hasKareninaSchema(db))) {
         throw new StorageOpenError(
@@ -93,7 +99,8 @@ export class Storage {
       if (KareninaError.isInstance(error)) throw error;
       throw new StorageOpenError(database, `cannot read the database: ${causeText(error)}`, { cause: error });
     }
-    return new Storage({ db, dialect, database });
+    const sqliteFile = target.dialect === "sqlite" && !isInMemory(target.file) ? target.file : undefined;
+    return new Storage({ db, dialect, database, ...(sqliteFile === undefined ? {} : { sqliteFile }) });
   }
 
   /** The database as messages name it (a PostgreSQL password masked). */
@@ -192,6 +199,11 @@ export class Storage {
     return this.#run("listRuns", (ctx) => listRuns(ctx, query));
   }
 
+  /** How many stored runs match the filter: the total of `listRuns`' pages. */
+  countRuns(filter?: RunFilter): Promise<number> {
+    return this.#run("countRuns", (ctx) => countRuns(ctx, filter));
+  }
+
   /** Stored results matching a query, exactly as saved, in saving order (stable for paging). */
   loadResults(query?: ResultQuery): Promise<VerificationResult[]> {
     return this.#run("loadResults", (ctx) => loadResults(ctx, query));
@@ -205,6 +217,37 @@ export class Storage {
    */
   loadResultDigestPage(query: ResultQuery, after = 0): Promise<DigestPage> {
     return this.#run("loadResultDigestPage", (ctx) => loadResultDigestPage(ctx, query, after));
+  }
+
+  /**
+   * Every digest (as {@link loadResultDigestPage}) of the stored results matching a query (its `limit` and
+   * `offset` ignored), in saving order, `pageSize` at a time; reading the next page overlaps the caller's work
+   * on this one (a SQLite file is read by a thread of its own). Stop early with `break`.
+   * @throws {StorageQueryError} when the database fails
+   */
+  async *readResultDigests(query: ResultQuery, pageSize = 2_000): AsyncGenerator<VerificationResult[]> {
+    try {
+      yield* readResultDigests(this.#ctx, query, pageSize);
+    } catch (error) {
+      if (KareninaError.isInstance(error)) throw error;
+      throw new StorageQueryError(this.#ctx.database, "readResultDigests", error);
+    }
+  }
+
+  /**
+   * The results-table rows (spec 07 §1.6, `resultTableRow`) of every result of the runs, in saving order; rows
+   * of results saved by an older karenina are computed from the whole result once and kept.
+   */
+  readResultTableRows(runIds: readonly string[]): Promise<ResultTableRow[]> {
+    return this.#run("readResultTableRows", (ctx) => readTableRows(ctx, runIds));
+  }
+
+  /**
+   * How many results the runs hold and how many table rows are stored for them: a cache of the runs' table
+   * rows is current while both stay as they were when it was read (both counts come from indexes).
+   */
+  countResultTableRows(runIds: readonly string[]): Promise<{ results: number; tableRows: number }> {
+    return this.#run("countResultTableRows", (ctx) => tableRowCounts(ctx, runIds));
   }
 
   /** How many stored results match a query. */
@@ -223,6 +266,28 @@ export class Storage {
   /** Deletes a run with its results; false when there was none. */
   deleteRun(runId: string): Promise<boolean> {
     return this.#run("deleteRun", (ctx) => deleteRun(ctx, runId));
+  }
+
+  /**
+   * Stores `summary` (`summarizeResults` of the run's `resultCount` results, in saving order) as the summary
+   * of a finished run; false, and nothing stored, when the run is not finished or holds another number of
+   * results. {@link Storage.loadRunSummary} returns it while the run stays as it was.
+   */
+  saveRunSummary(runId: string, summary: ResultSummary, resultCount: number): Promise<boolean> {
+    return this.#run("saveRunSummary", (ctx) => saveRunSummary(ctx, runId, summary, resultCount));
+  }
+
+  /**
+   * A run's stored summary, or null when none is stored or it no longer describes the run: written by another
+   * summary format, or results were saved, replaced or deleted since.
+   */
+  loadRunSummary(runId: string): Promise<StoredRunSummary | null> {
+    return this.#run("loadRunSummary", (ctx) => loadRunSummary(ctx, runId));
+  }
+
+  /** Deletes a run's stored summary, so the next summary of the run is computed; false when there was none. */
+  deleteRunSummary(runId: string): Promise<boolean> {
+    return this.#run("deleteRunSummary", (ctx) => deleteRunSummary(ctx, runId));
   }
 
   /** Stores a new server job, `pending` (spec 07 §2.4). */

@@ -62,10 +62,12 @@ function memoryCapBytes(memoryLimitMb: number): number {
  * `InternalError: out of memory`. The memory never shrinks, so a module whose code hit the cap is replaced.
  */
 export function loadQuickJsModule(memoryLimitMb: number, compiled?: object): Promise<QuickJSWASMModule> {
+  // Typed as the variant's option: under a DOM `lib` (the web app typechecks the library's sources) the
+  // variant expects the DOM's full `WebAssembly.Memory`, of which this file declares only a part.
   const wasmMemory = new WasmMemory({
     initial: BASE_MEMORY_BYTES / PAGE_BYTES,
     maximum: memoryCapBytes(memoryLimitMb) / PAGE_BYTES,
-  });
+  }) as unknown as Parameters<typeof newVariant>[1]["wasmMemory"];
   const wasmModule = compiled as Parameters<typeof newVariant>[1]["wasmModule"];
   return newQuickJSWASMModuleFromVariant(
     newVariant(RELEASE_SYNC, compiled === undefined ? { wasmMemory } : { wasmMemory, wasmModule }),

@@ -15,7 +15,7 @@ import {
 } from "../core/index.js";
 import { connectionsOf, DbQuerySchema, libraryCall } from "../databases/index.js";
 
-const BenchmarkSummarySchema = z
+export const BenchmarkSummarySchema = z
   .object({
     id: z.number().int(),
     name: z.string(),
@@ -30,7 +30,7 @@ const BenchmarkSummarySchema = z
   })
   .meta({ id: "StoredBenchmark" });
 
-const StoredCheckpointSchema = z
+export const StoredCheckpointSchema = z
   .object({
     name: z.string(),
     checkpoint: DataFeedSchema.describe(
@@ -39,7 +39,7 @@ const StoredCheckpointSchema = z
   })
   .meta({ id: "StoredCheckpoint" });
 
-const CreateBenchmarkSchema = z.object({
+export const CreateBenchmarkSchema = z.object({
   name: z.string().min(1).max(200),
   description: z.string().max(2000).optional(),
   version: z.string().max(50).default("1.0.0"),

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { Benchmark } from "../../benchmark/index.js";
 import { rawQuery, storageTargets, tempDir } from "../../storage/__fixtures__/databases.js";
 import { richResult } from "../../storage/__fixtures__/results.js";
+import { openStorage } from "../../storage/index.js";
 import { callApi, type ErrorBody, type Page } from "../__fixtures__/api-calls.js";
 import { startTestServer, type TestServer } from "../__fixtures__/test-server.js";
 
@@ -166,6 +167,7 @@ for (const target of storageTargets()) {
         benchmark_name: "r",
         status: "completed",
         processed_count: 2,
+        is_imported: true,
       });
       const all = await call<Page<object>>(
         "GET",
@@ -213,6 +215,52 @@ for (const target of storageTargets()) {
       expect(missing.status).toBe(404);
       expect(missing.json.error.code).toBe("not_found");
       expect((await call("DELETE", "/api/v2/benchmarks/r")).status).toBe(404);
+    });
+
+    test("stored runs are paged by the database: total, newest first, no page repeats a run; imported ones flagged", async () => {
+      const url = await target.fresh();
+      server = await startTestServer({ storageUrl: url });
+      const doc = checkpointOf("p", 1);
+      await call("PUT", "/api/v2/benchmarks/p", { checkpoint: doc });
+      const storage = await openStorage(url);
+      const ran: string[] = [];
+      try {
+        for (let i = 0; i < 4; i++)
+          ran.push((await storage.startRun({ runName: `ran${i}`, benchmarkName: "p" })).id);
+        await storage.finishRun(ran[0] as string, { status: "completed" });
+      } finally {
+        await storage.close();
+      }
+      const questionId = doc.dataFeedElement[0]?.["@id"] as string;
+      const imported = await call<{ run_id: string }>("POST", "/api/v2/benchmarks/p/results", {
+        results_export: {
+          format_version: "2.2",
+          metadata: {},
+          results: [richResult({ questionId, questionText: "What is q0?", passed: true })],
+        },
+      });
+      expect(imported.status).toBe(201);
+      type Run = { id: string; is_imported: boolean };
+      const pages: Page<Run>[] = [];
+      for (let page = 1; page <= 3; page++) {
+        pages.push((await call<Page<Run>>("GET", `/api/v2/verification-runs?page=${page}&page_size=2`)).json);
+      }
+      expect(pages.map((page) => [page.total, page.items.length])).toEqual([
+        [5, 2],
+        [5, 2],
+        [5, 1],
+      ]);
+      const listed = pages.flatMap((page) => page.items);
+      expect(new Set(listed.map((run) => run.id)).size).toBe(5);
+      expect(listed.filter((run) => run.is_imported).map((run) => run.id)).toEqual([imported.json.run_id]);
+      const running = await call<Page<Run>>(
+        "GET",
+        "/api/v2/verification-runs?status=running&page_size=2&page=2",
+      );
+      expect(running.json).toMatchObject({ total: 3, page: 2, page_size: 2 });
+      expect(running.json.items).toHaveLength(1);
+      const beyond = await call<Page<Run>>("GET", "/api/v2/verification-runs?page=9&page_size=2");
+      expect(beyond.json).toMatchObject({ total: 5, items: [] });
     });
 
     test("a hostile checkpoint (prototype key, wrong type) is refused with 422 naming the problem", async () => {

@@ -21,7 +21,7 @@ async function ownDatabaseFile(workDir: string, url: string): Promise<string | n
   return realpath(path).catch(() => path);
 }
 
-const ConnectionSchema = z
+export const ConnectionSchema = z
   .object({
     name: z.string(),
     database: z.string().describe("The database as shown to clients (a PostgreSQL password masked)"),
@@ -45,9 +45,9 @@ const ConnectRequestSchema = z
   })
   .meta({ id: "DatabaseConnectRequest" });
 
-const ConnectedSchema = z.object({ connection: ConnectionSchema, benchmark_count: z.number().int() });
+export const ConnectedSchema = z.object({ connection: ConnectionSchema, benchmark_count: z.number().int() });
 
-const DatabaseListSchema = z
+export const DatabaseListSchema = z
   .object({
     db_directory: z.string(),
     databases: z.array(

@@ -4,11 +4,14 @@ import { configRoutes } from "./config.js";
 import { databaseRoutes } from "./databases.js";
 import { fileRoutes } from "./files.js";
 import { healthRoutes } from "./health.js";
+import { interfaceRoutes } from "./interfaces.js";
 import { mcpRoutes } from "./mcp.js";
 import { modelComparisonRoutes } from "./model-comparison.js";
 import { presetRoutes } from "./presets.js";
 import { questionRoutes } from "./questions.js";
+import { resultsExplorerRoutes } from "./results-explorer.js";
 import { rubricRoutes } from "./rubrics.js";
+import { runImportRoutes } from "./run-imports.js";
 import { storedRunRoutes } from "./stored-runs.js";
 import { templateBuilderRoutes } from "./template-builder.js";
 import { templateGenerationRoutes } from "./template-generation.js";
@@ -24,6 +27,8 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   databaseRoutes,
   benchmarkRoutes,
   storedRunRoutes,
+  resultsExplorerRoutes,
+  runImportRoutes,
   mcpRoutes,
   presetRoutes,
   fileRoutes,
@@ -35,4 +40,5 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   verificationRoutes,
   modelComparisonRoutes,
   configRoutes,
+  interfaceRoutes,
 ];

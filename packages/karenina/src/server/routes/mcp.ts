@@ -13,6 +13,10 @@ import {
 
 const NameParamsSchema = z.object({ name: z.string().min(1).max(100) });
 
+export const McpServerToolsSchema = z.object({
+  tools: z.array(z.object({ name: z.string(), description: z.string() })),
+});
+
 const listRoute = createRoute({
   method: "get",
   path: "/api/v2/mcp/presets",
@@ -63,10 +67,7 @@ const validateRoute = createRoute({
     },
   },
   responses: {
-    200: jsonContent(
-      z.object({ tools: z.array(z.object({ name: z.string(), description: z.string() })) }),
-      "The server's tools",
-    ),
+    200: jsonContent(McpServerToolsSchema, "The server's tools"),
     ...errorResponses(422, 502),
   },
 });

@@ -83,7 +83,7 @@ describe("POST /api/v2/verifications/compare-models", () => {
       "openai:answerer": { num_results: 2 },
       "openai:other-model": { num_results: 1 },
     });
-    const cell = (overrides: Record<string, unknown>) => ({
+    const cell = (overrides: Record<string, unknown> & { result_id: string }) => ({
       replicate: null,
       passed: true,
       abstained: false,
@@ -101,9 +101,11 @@ describe("POST /api/v2/verifications/compare-models", () => {
         question_text: "Which drug inhibits BCL2?",
         keywords: [],
         results_by_model: {
-          "openai:answerer": { replicates: [cell({ input_tokens: 10 })] },
+          "openai:answerer": { replicates: [cell({ result_id: "a1", input_tokens: 10 })] },
           "openai:other-model": {
-            replicates: [cell({ passed: false, insufficient: true, error: true, input_tokens: 20 })],
+            replicates: [
+              cell({ result_id: "b1", passed: false, insufficient: true, error: true, input_tokens: 20 }),
+            ],
           },
         },
       },
@@ -114,7 +116,9 @@ describe("POST /api/v2/verifications/compare-models", () => {
         results_by_model: {
           // abstention_detected is not in the stored digest: true here means the full row was read
           "openai:answerer": {
-            replicates: [cell({ passed: false, abstained: true, error: true, input_tokens: 30 })],
+            replicates: [
+              cell({ result_id: "a2", passed: false, abstained: true, error: true, input_tokens: 30 }),
+            ],
           },
           "openai:other-model": { replicates: [] },
         },
@@ -179,7 +183,12 @@ describe("POST /api/v2/verifications/compare-models", () => {
     const models = [{ answering_model: "answerer" }];
     expect(await callApi(server.url, "POST", PATH, { models })).toEqual({
       status: 422,
-      json: { error: { code: "invalid_request", message: "body: give exactly one of job_ids or run_names" } },
+      json: {
+        error: {
+          code: "invalid_request",
+          message: "body: give exactly one of job_ids, run_names or run_ids",
+        },
+      },
     });
     expect(await callApi(server.url, "POST", PATH, { models, run_names: ["nope"] })).toEqual({
       status: 404,

@@ -6,19 +6,26 @@ import {
   ModelComparisonSchema,
 } from "../../results/index.js";
 import { ApiError, errorResponses, jsonContent, type RouteGroup } from "../core/index.js";
+import { connectionsOf } from "../databases/index.js";
 import { jobRunnerOf } from "../jobs/index.js";
-import { compareModelsByReference, referencesOf } from "../verification/index.js";
+import { compareModelsByReference, referencesOf, storageOfReferences } from "../verification/index.js";
 
-const CompareModelsRequestSchema = ModelComparisonOptionsSchema.extend({
+export const CompareModelsRequestSchema = ModelComparisonOptionsSchema.extend({
   job_ids: z
     .array(z.string().min(1))
     .min(1)
     .optional()
     .describe("Verification jobs whose results to compare"),
   run_names: z.array(z.string().min(1)).min(1).optional().describe("Stored runs, by name"),
+  run_ids: z.array(z.string().min(1)).min(1).optional().describe("Stored runs, by id"),
+  db: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The database connection holding the runs (default: the server's own database)"),
 }).meta({ id: "CompareModelsRequest" });
 
-const CompareModelsResponseSchema = ModelComparisonSchema.extend({
+export const CompareModelsResponseSchema = ModelComparisonSchema.extend({
   success: z.literal(true),
   result_count: z.number().int().describe("Rows read from the references (before the filters)"),
 }).meta({ id: "ModelComparison" });
@@ -48,16 +55,13 @@ const compareModels = createRoute({
  */
 export const modelComparisonRoutes: RouteGroup = (app, deps, hooks) => {
   const runner = jobRunnerOf(deps, hooks);
+  const connections = connectionsOf(deps);
   app.openapi(compareModels, async (c) => {
-    const { job_ids, run_names, ...options } = c.req.valid("json");
-    const refs = referencesOf({ job_ids, run_names });
+    const { job_ids, run_names, run_ids, db, ...options } = c.req.valid("json");
+    const refs = referencesOf({ job_ids, run_names, run_ids });
+    const storage = storageOfReferences(connections, db, refs);
     try {
-      const { comparison, result_count } = await compareModelsByReference(
-        deps.storage,
-        runner,
-        refs,
-        options,
-      );
+      const { comparison, result_count } = await compareModelsByReference(storage, runner, refs, options);
       return c.json({ success: true as const, ...comparison, result_count }, 200);
     } catch (error) {
       if (error instanceof ModelComparisonError) throw new ApiError(400, error.reason, error.message);

@@ -38,10 +38,10 @@ const PresetMetaSchema = z.object({
   updated_at: z.string(),
 });
 
-const PresetListItemSchema = PresetMetaSchema.extend({ summary: SummarySchema }).meta({
+export const PresetListItemSchema = PresetMetaSchema.extend({ summary: SummarySchema }).meta({
   id: "PresetListItem",
 });
-const PresetSchema = PresetMetaSchema.extend({
+export const PresetSchema = PresetMetaSchema.extend({
   config: z.record(z.string(), z.unknown()).describe("The VerificationConfig dump (secrets masked)"),
 }).meta({ id: "Preset" });
 

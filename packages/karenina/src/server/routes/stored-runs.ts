@@ -5,18 +5,11 @@ import {
   VerificationResultMetadataSchema,
   VerificationResultSchema,
 } from "../../results/index.js";
-import { type ResultQuery, RUN_STATUSES, type RunInfo } from "../../storage/index.js";
-import {
-  errorResponses,
-  jsonContent,
-  PageQuerySchema,
-  pageOf,
-  pageSchema,
-  type RouteGroup,
-} from "../core/index.js";
+import { type ResultQuery, RUN_STATUSES, type RunFilter, type RunInfo } from "../../storage/index.js";
+import { errorResponses, jsonContent, PageQuerySchema, pageSchema, type RouteGroup } from "../core/index.js";
 import { connectionsOf, DbQuerySchema, libraryCall } from "../databases/index.js";
 
-const StoredRunSchema = z
+export const StoredRunSchema = z
   .object({
     id: z.string(),
     run_name: z.string(),
@@ -30,6 +23,7 @@ const StoredRunSchema = z
     end_time: z.string().nullable(),
     error_message: z.string().nullable(),
     created_at: z.string(),
+    is_imported: z.boolean().describe("Created by a results import, not by running a verification"),
   })
   .meta({ id: "StoredRun" });
 
@@ -103,6 +97,7 @@ function runRow(run: RunInfo) {
     end_time: run.endTime,
     error_message: run.errorMessage,
     created_at: run.createdAt,
+    is_imported: run.isImported,
   };
 }
 
@@ -131,13 +126,18 @@ export const storedRunRoutes: RouteGroup = (app, deps) => {
   app.openapi(listRuns, async (c) => {
     const query = c.req.valid("query");
     const storage = connections.storage(query.db);
-    const runs = await libraryCall(() =>
-      storage.listRuns({
-        ...(query.benchmark_name === undefined ? {} : { benchmarkName: query.benchmark_name }),
-        ...(query.status === undefined ? {} : { status: query.status }),
-      }),
+    const filter: RunFilter = {
+      ...(query.benchmark_name === undefined ? {} : { benchmarkName: query.benchmark_name }),
+      ...(query.status === undefined ? {} : { status: query.status }),
+    };
+    const [total, runs] = await libraryCall(() =>
+      Promise.all([
+        storage.countRuns(filter),
+        storage.listRuns({ ...filter, limit: query.page_size, offset: (query.page - 1) * query.page_size }),
+      ]),
     );
-    return c.json(pageOf(runs.map(runRow), query), 200);
+    const items = runs.map(runRow);
+    return c.json({ items, page: query.page, page_size: query.page_size, total }, 200);
   });
 
   app.openapi(listResults, async (c) => {

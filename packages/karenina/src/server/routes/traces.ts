@@ -9,7 +9,7 @@ import { asApiErrors } from "./upload-errors.js";
 
 const TAGS = ["manual traces"];
 
-const TraceSetSchema = UploadInfoSchema.extend({
+export const TraceSetSchema = UploadInfoSchema.extend({
   trace_count: z.number().int(),
   question_hashes: z.array(z.string()).describe("The MD5 of each question text that has a trace"),
 }).meta({ id: "ManualTraceSet" });

@@ -261,7 +261,7 @@ describe("summary and comparison by reference", () => {
       job_ids: [job.job_id],
     });
     expect(both.status).toBe(422);
-    expect((await json(both)).error.message).toBe("body: give exactly one of job_ids or run_names");
+    expect((await json(both)).error.message).toBe("body: give exactly one of job_ids, run_names or run_ids");
     const neither = await api.post("/api/v2/verifications/summary", {});
     expect(neither.status).toBe(422);
   });

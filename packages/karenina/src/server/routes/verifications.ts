@@ -15,6 +15,7 @@ import {
 } from "../../results/index.js";
 import { JOB_STATUSES, StorageNotFoundError } from "../../storage/index.js";
 import { ApiError, errorResponses, jsonContent, PageQuerySchema, type RouteGroup } from "../core/index.js";
+import { connectionsOf } from "../databases/index.js";
 import { JobProgressSchema, type JobRunner, type JobView, jobNotFound, jobRunnerOf } from "../jobs/index.js";
 import { mountProgressStreams } from "../progress/index.js";
 import {
@@ -24,6 +25,7 @@ import {
   prepareVerificationJob,
   type ResultReference,
   referencesOf,
+  storageOfReferences,
   summarizeByReference,
   VERIFICATION_JOB,
   type VerificationJobInput,
@@ -32,7 +34,7 @@ import {
 
 const JobIdParams = z.object({ job_id: z.string().describe("The job's id (UUID)") });
 
-const StartVerificationSchema = z
+export const StartVerificationSchema = z
   .object({
     config: z.record(z.string(), z.unknown()).describe("A VerificationConfig (spec 04 §2)"),
     benchmark_name: z.string().min(1).optional().describe("A benchmark stored in the server's database"),
@@ -47,7 +49,7 @@ const StartVerificationSchema = z
   })
   .meta({ id: "StartVerification" });
 
-const JobViewSchema = JobProgressSchema.extend({
+export const JobViewSchema = JobProgressSchema.extend({
   created_at: z.string(),
   finished_at: z.string().nullable(),
   run_id: z.string().nullable(),
@@ -55,7 +57,7 @@ const JobViewSchema = JobProgressSchema.extend({
   last_seq: z.number().int(),
 }).meta({ id: "JobView" });
 
-const StartedSchema = z.object({
+export const StartedSchema = z.object({
   success: z.literal(true),
   job_id: z.string(),
   run_name: z.string(),
@@ -86,12 +88,24 @@ const ResultsPageSchema = z.object({
   total: z.number().int(),
 });
 
-const SummaryRequestSchema = z
+export const SummaryRequestSchema = z
   .object({
     job_ids: z.array(z.string().min(1)).min(1).optional().describe("Verification jobs"),
     run_names: z.array(z.string().min(1)).min(1).optional().describe("Stored runs, by name"),
+    run_ids: z.array(z.string().min(1)).min(1).optional().describe("Stored runs, by id"),
+    db: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The database connection holding the runs (default: the server's own database)"),
   })
   .meta({ id: "SummaryRequest" });
+
+export const SummaryResponseSchema = z.object({
+  success: z.literal(true),
+  summary: z.unknown().describe("ResultSummary (spec 06 §3.1)"),
+  result_count: z.number().int(),
+});
 
 const CompareRequestSchema = z
   .object({
@@ -197,17 +211,10 @@ const route = {
     method: "post",
     path: "/api/v2/verifications/summary",
     tags: ["verification"],
-    summary: "Summary of stored results, by reference to jobs or stored run names",
+    summary: "Summary of stored results, by reference to jobs, stored run names or stored run ids",
     request: { body: jsonContent(SummaryRequestSchema, "The jobs or runs whose results to summarise") },
     responses: {
-      200: jsonContent(
-        z.object({
-          success: z.literal(true),
-          summary: z.unknown().describe("ResultSummary (spec 06 §3.1)"),
-          result_count: z.number().int(),
-        }),
-        "The summary",
-      ),
+      200: jsonContent(SummaryResponseSchema, "The summary"),
       ...errorResponses(404, 422),
     },
   }),
@@ -457,8 +464,10 @@ export const verificationRoutes: RouteGroup = (app, deps, hooks) => {
   });
 
   app.openapi(route.summary, async (c) => {
-    const refs = referencesOf(c.req.valid("json"));
-    const { summary, result_count } = await summarizeByReference(deps.storage, runner, refs);
+    const body = c.req.valid("json");
+    const refs = referencesOf(body);
+    const storage = storageOfReferences(connectionsOf(deps), body.db, refs);
+    const { summary, result_count } = await summarizeByReference(storage, runner, refs);
     return c.json({ success: true as const, summary, result_count }, 200);
   });
 

@@ -308,6 +308,7 @@ describe("A9 multi-model and A10 comparison", () => {
     expect(res.body.model_summaries[A]).toMatchObject({ num_results: 2 });
     expect(res.body.model_summaries[B]).toMatchObject({ num_results: 2 });
     const cell = (passed: boolean, input: number, output: number) => ({
+      result_id: expect.any(String),
       replicate: null,
       passed,
       abstained: false,

@@ -151,7 +151,12 @@ describe("A4 verification-api · summary/compare", () => {
   test("A4 compare without references → 422 naming them; with an empty model list → 422 naming body.models", async () => {
     expect(await api.call("POST", "/api/v2/verifications/compare", {})).toEqual({
       status: 422,
-      body: { error: { code: "invalid_request", message: "body: give exactly one of job_ids or run_names" } },
+      body: {
+        error: {
+          code: "invalid_request",
+          message: "body: give exactly one of job_ids, run_names or run_ids",
+        },
+      },
       headers: expect.anything(),
     });
     const empty = await api.call("POST", "/api/v2/verifications/compare", {

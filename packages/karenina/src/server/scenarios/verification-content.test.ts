@@ -395,16 +395,19 @@ describe("A12 edge-cases · templates", () => {
     // "wrong class name" case becomes "no BaseAnswer subclass"
     ["no-class", DRUG_TEMPLATE.replace("class Answer(BaseAnswer)", "class Answer")],
   ])(
-    "A12 edge-cases: a template %s error fails the job before any LLM call, naming the question",
+    "A12 edge-cases: a template %s error fails its row before any LLM call, with the reason (04 §5.1)",
     async (id, template) => {
       const before = llm.requests.length;
-      const { status, body } = await api.start(
+      const [row] = await api.runToEnd(
         scenarioCheckpoint(`a12-${id}`, [broken(id, template)]),
         scenarioConfig(llm.baseURL),
       );
-      expect(status).toBe(202);
-      const view = await api.waitForStatus(body.job_id, "failed");
-      expect(view.error).toContain(`Question ${id}: invalid template`);
+      expect(row.metadata.question_id).toBe(id);
+      expect(row.metadata.failure).toMatchObject({
+        category: "template_validation",
+        stage: "validate_template",
+      });
+      expect(row.metadata.failure.reason).toContain("Template validation failed: Invalid template");
       expect(llm.requests.length).toBe(before);
     },
   );

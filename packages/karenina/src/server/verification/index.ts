@@ -1,5 +1,6 @@
 export { exportFilename, exportModelsOfJob } from "./export-file.js";
 export { compareModelsByReference } from "./model-comparison-by-reference.js";
+export { storageOfReferences } from "./reference-storage.js";
 export { ResultSaver } from "./result-saver.js";
 export {
   compareByReference,

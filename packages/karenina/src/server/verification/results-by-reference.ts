@@ -1,46 +1,50 @@
 import {
   ComparisonSide,
   compareSides,
-  createSummaryAccumulator,
-  type ResultSummary,
   type RunComparison,
   type VerificationResult,
 } from "../../results/index.js";
 import type { ResultQuery, Storage } from "../../storage/index.js";
 import { ApiError } from "../core/index.js";
 import { type JobRunner, jobNotFound } from "../jobs/index.js";
+import {
+  type CountedSummary,
+  DIGEST_PAGE,
+  summarizeQueries,
+  summarizeRun,
+  yieldToEventLoop,
+} from "./run-summary.js";
 import { VERIFICATION_JOB } from "./verification-job.js";
 
-/** Stored results named by reference (spec 07 §2.4): by verification job, or by stored run name. */
+/** Stored results named by reference (spec 07 §2.4): by verification job, by stored run name, or by stored run id. */
 export interface ResultReference {
   readonly job_id?: string;
   readonly run_name?: string;
+  readonly run_id?: string;
 }
 
 /**
- * The references of a summary or comparison request: exactly one of `job_ids` and `run_names`.
- * @throws ApiError 422 when the body gives both or neither
+ * The references of a summary or comparison request: exactly one of `job_ids`, `run_names` and `run_ids`.
+ * @throws ApiError 422 when the body gives more than one or none
  */
 export function referencesOf(body: {
   job_ids?: readonly string[] | undefined;
   run_names?: readonly string[] | undefined;
+  run_ids?: readonly string[] | undefined;
 }): ResultReference[] {
-  if ((body.job_ids === undefined) === (body.run_names === undefined))
-    throw new ApiError(422, "invalid_request", "body: give exactly one of job_ids or run_names");
-  return body.job_ids !== undefined
-    ? body.job_ids.map((job_id) => ({ job_id }))
-    : (body.run_names ?? []).map((run_name) => ({ run_name }));
+  const given = [body.job_ids, body.run_names, body.run_ids].filter((refs) => refs !== undefined);
+  if (given.length !== 1)
+    throw new ApiError(422, "invalid_request", "body: give exactly one of job_ids, run_names or run_ids");
+  if (body.job_ids !== undefined) return body.job_ids.map((job_id) => ({ job_id }));
+  if (body.run_ids !== undefined) return body.run_ids.map((run_id) => ({ run_id }));
+  return (body.run_names ?? []).map((run_name) => ({ run_name }));
 }
 
-/** Rows read per query: few enough that reading, parsing and counting a page holds the event loop for milliseconds only. */
-const PAGE = 2_000;
-
-/** Lets the event loop serve other requests between pages (a summary of 100,000 rows reads 50 pages). */
-export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+export { yieldToEventLoop } from "./run-summary.js";
 
 /**
  * The queries that read a reference's rows. A job's rows are its stored run's (none before it has started);
- * a run name matches every stored run of that name. @throws ApiError 404 for an unknown job or run name
+ * a run name matches every stored run of that name. @throws ApiError 404 for an unknown job, run name or run id
  */
 async function queryOf(
   storage: Storage,
@@ -51,6 +55,15 @@ async function queryOf(
     const job = await runner.get(ref.job_id);
     if (job === null || job.kind !== VERIFICATION_JOB) throw jobNotFound(ref.job_id);
     return job.run_id === null ? null : { runId: job.run_id };
+  }
+  if (ref.run_id !== undefined) {
+    if ((await storage.getRun(ref.run_id)) === null)
+      throw new ApiError(
+        404,
+        "run_not_found",
+        `no stored run has the id ${JSON.stringify(ref.run_id)}; list the stored runs to find its id`,
+      );
+    return { runId: ref.run_id };
   }
   const name = ref.run_name ?? "";
   const [run] = await storage.listRuns({ runName: name, limit: 1 });
@@ -94,30 +107,43 @@ export async function forEachDigestPage(
   onPage: (digests: VerificationResult[]) => void,
 ): Promise<void> {
   for (const query of queries) {
-    for (let after: number | null = 0; after !== null; ) {
-      const page = await storage.loadResultDigestPage({ ...query, limit: PAGE }, after);
-      onPage(page.digests);
-      after = page.after;
+    for await (const digests of storage.readResultDigests(query, DIGEST_PAGE)) {
+      onPage(digests);
       await yieldToEventLoop();
     }
   }
 }
 
 /**
- * The summary (`summarizeResults`) of the stored results of the references, read a page at a time into a
- * summary accumulator: the rows of one page are held at once, never the run.
+ * The stored run a summary request names alone: its only reference is a job with a run, or a run name that
+ * one stored run has; else null (several runs are summarised from their rows: summaries do not merge).
+ */
+async function singleRunOf(storage: Storage, queries: readonly ResultQuery[][]): Promise<string | null> {
+  const [only, ...others] = queries;
+  if (only?.length !== 1 || others.length > 0) return null;
+  const [query] = only;
+  if (query?.runId !== undefined) return query.runId;
+  if (query?.runName === undefined) return null;
+  const runs = await storage.listRuns({ runName: query.runName, limit: 2 });
+  return runs.length === 1 ? (runs[0]?.id ?? null) : null;
+}
+
+/**
+ * The summary (`summarizeResults`) of the stored results of the references. One finished run's summary is
+ * stored (`Storage.loadRunSummary`) and read back while valid; otherwise the rows are read a page at a time
+ * into a summary accumulator (the rows of one page held at once, never the run), and a finished run's summary
+ * stored for the next request.
  * @throws ApiError 404 for an unknown job or run name (before any row is read)
  */
 export async function summarizeByReference(
   storage: Storage,
   runner: JobRunner,
   refs: readonly ResultReference[],
-): Promise<{ summary: ResultSummary; result_count: number }> {
-  const summary = createSummaryAccumulator();
-  for (const queries of await queriesOf(storage, runner, refs))
-    await forEachDigestPage(storage, queries, (digests) => summary.add(digests));
-  await yieldToEventLoop();
-  return { summary: summary.finish(), result_count: summary.count };
+): Promise<CountedSummary> {
+  const queries = await queriesOf(storage, runner, refs);
+  const runId = await singleRunOf(storage, queries);
+  if (runId !== null) return summarizeRun(storage, runId);
+  return summarizeQueries(storage, queries.flat());
 }
 
 /**

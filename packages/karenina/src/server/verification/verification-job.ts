@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { Benchmark } from "../../benchmark/index.js";
+import { Benchmark, selectQuestions } from "../../benchmark/index.js";
 import {
   dumpVerificationConfig,
   type Env,
@@ -13,6 +13,7 @@ import {
 import { isVerificationResult, rowOutcome, type VerificationResult } from "../../results/index.js";
 import type { JobContext, JobKind } from "../jobs/index.js";
 import { ResultSaver } from "./result-saver.js";
+import { precomputeRunSummary } from "./run-summary.js";
 
 /** The kind name of verification jobs. */
 export const VERIFICATION_JOB = "verification";
@@ -101,13 +102,20 @@ async function runVerificationJob(job: JobContext<VerificationJobInput>, env: En
   await job.linkRun(job.id);
   if (prior.length > 0) await storage.saveResults(job.id, prior);
   const saver = new ResultSaver(storage, job.id);
+  // A template that does not load fails its own rows, not the job (as in the original server): the others run.
+  const { questions } = await selectQuestions(benchmark, config, {
+    ...(input.question_ids === null ? {} : { questionIds: input.question_ids }),
+    unusable: "fail",
+  });
   const run = await benchmark.runVerification(config, {
     runName: input.run_name,
-    ...(input.question_ids === null ? {} : { questionIds: input.question_ids }),
+    questions,
     signal: job.signal,
     output: runLog,
     resume: job.resuming,
     keepResults: false,
+    // the search keys are read from the server's environment (`ServerDeps.env`), as the config is
+    env,
     onProgress: (event) => {
       if (event.type === "start") {
         const successful = prior.filter(succeeded).length;
@@ -145,6 +153,7 @@ async function runVerificationJob(job: JobContext<VerificationJobInput>, env: En
       status: run.summary.aborted ? "cancelled" : "completed",
       summary: run.summary,
     });
+    precomputeRunSummary(storage, job.id);
   }
   return { summary: run.summary };
 }

@@ -1,5 +1,6 @@
 import { KareninaError } from "../../errors/index.js";
 import { ownValue } from "../../plain-data/index.js";
+import { withNonBlockingRegexes } from "../../python-regex/index.js";
 import { PyFloat } from "../../python-repr/index.js";
 import type {
   AnswerTemplate,
@@ -158,12 +159,15 @@ export class DeclarativeTemplate implements AnswerTemplate {
     this.needsNoJudge = traceFields.length === this.fields.length;
   }
 
-  /** The template's field checks on a parsed answer; see {@link DeclarativeTemplate.evaluateSync}. */
+  /**
+   * The template's field checks on a parsed answer; see {@link DeclarativeTemplate.evaluateSync}. Its regexes
+   * (RegexMatch, date formats) are awaited off the calling thread, so a server keeps serving meanwhile.
+   */
   async evaluate(
     parsed: Record<string, unknown>,
     context: TemplateRunContext = {},
   ): Promise<DeclarativeEvaluation> {
-    return this.evaluateSync(parsed, context);
+    return withNonBlockingRegexes(() => this.evaluateSync(parsed, context));
   }
 
   /**

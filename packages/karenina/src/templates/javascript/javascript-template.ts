@@ -1,3 +1,4 @@
+import { withNonBlockingRegexes } from "../../python-regex/index.js";
 import {
   JavaScriptExecutionError,
   JavaScriptSandbox,
@@ -349,7 +350,9 @@ export class JavaScriptTemplate implements AnswerTemplate {
     parsed: Record<string, unknown>,
     context: TemplateRunContext = {},
   ): Promise<TemplateEvaluation> {
-    const regex = verifyRegexChecks(this.#regex, context.rawResponse ?? "");
+    const regex = await withNonBlockingRegexes(() =>
+      verifyRegexChecks(this.#regex, context.rawResponse ?? ""),
+    );
     const coerced = coerceToSchema(this.judgeSchema, parsed, "", this.#defs);
     if (!coerced.ok) {
       return failed(

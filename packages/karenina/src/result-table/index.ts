@@ -1,0 +1,25 @@
+export {
+  FACET_NAMES,
+  type FacetName,
+  type FacetValue,
+  type ResultTableFacets,
+  type ResultTableFilter,
+  ResultTableFilterSchema,
+  type ResultTableSort,
+  ResultTableSortSchema,
+  rowPredicate,
+  selectRows,
+  TABLE_SORT_COLUMNS,
+  type TableSortColumn,
+  tableFacets,
+} from "./table-query.js";
+export {
+  RESULT_TABLE_ROW_VERSION,
+  type ResultTableRow,
+  ResultTableRowSchema,
+  resultTableRow,
+  TABLE_HALLUCINATION_RISKS,
+  TABLE_RUBRIC_OUTCOMES,
+  TABLE_STATUSES,
+  TABLE_VERIFICATIONS,
+} from "./table-row.js";

@@ -1,0 +1,1 @@
+export { ResultTableCache } from "./table-cache.js";

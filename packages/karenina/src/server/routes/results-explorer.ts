@@ -1,0 +1,220 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import {
+  FACET_NAMES,
+  ResultTableFilterSchema,
+  ResultTableRowSchema,
+  ResultTableSortSchema,
+} from "../../result-table/index.js";
+import {
+  exportResultsCsv,
+  exportResultsJson,
+  type VerificationResult,
+  VerificationResultSchema,
+} from "../../results/index.js";
+import type { Storage } from "../../storage/index.js";
+import {
+  ApiError,
+  errorResponses,
+  jsonContent,
+  PageQuerySchema,
+  pageSchema,
+  type RouteGroup,
+} from "../core/index.js";
+import { connectionsOf, DbQuerySchema, libraryCall } from "../databases/index.js";
+import { ResultTableCache } from "../results-table/index.js";
+
+// The results view's table (spec 07 §1.6, §3): pages of table rows of some stored runs, filtered and sorted on
+// the server, the filters' options as facets, one full result for the detail view, and the filtered rows
+// exported.
+
+const runIds = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (Array.isArray(value) ? value : [value]))
+  .pipe(z.array(z.string().min(1)).min(1).max(50))
+  .describe("The stored runs shown (repeat for several)");
+
+/** `?db&run_id…` of every table route. */
+const SourceQuerySchema = DbQuerySchema.extend({ run_id: runIds });
+
+export const ResultTableQuerySchema = SourceQuerySchema.extend(ResultTableFilterSchema.shape)
+  .extend(ResultTableSortSchema.shape)
+  .extend(PageQuerySchema.shape);
+
+export const ResultTablePageSchema = pageSchema(ResultTableRowSchema)
+  .extend({ source_total: z.number().int().describe("Rows of the runs before filtering") })
+  .meta({ id: "ResultTablePage" });
+
+const FacetValueSchema = z.object({ value: z.string(), count: z.number().int() });
+
+export const ResultTableFacetsSchema = z
+  .object({
+    total: z.number().int().describe("Rows of the runs"),
+    facets: z.object(
+      Object.fromEntries(FACET_NAMES.map((name) => [name, z.array(FacetValueSchema)])) as Record<
+        (typeof FACET_NAMES)[number],
+        z.ZodArray<typeof FacetValueSchema>
+      >,
+    ),
+  })
+  .meta({ id: "ResultTableFacets" });
+
+export const ResultExportQuerySchema = SourceQuerySchema.extend(ResultTableFilterSchema.shape)
+  .extend(ResultTableSortSchema.shape)
+  .extend({ format: z.enum(["json", "csv"]).default("json") });
+
+const ResultDetailQuerySchema = DbQuerySchema.extend({
+  run_id: z
+    .string()
+    .optional()
+    .describe("The run holding the result (when several runs hold that result id)"),
+});
+
+const tags = ["results table"];
+
+const route = {
+  page: createRoute({
+    method: "get",
+    path: "/api/v2/results",
+    tags,
+    summary: "A page of results-table rows of stored runs, filtered and sorted",
+    request: { query: ResultTableQuerySchema },
+    responses: {
+      200: jsonContent(ResultTablePageSchema, "A page of rows; total counts the filtered rows"),
+      ...errorResponses(404, 422),
+    },
+  }),
+  facets: createRoute({
+    method: "get",
+    path: "/api/v2/results/facets",
+    tags,
+    summary: "The values of each multi-select filter over the runs' rows, with counts",
+    request: { query: SourceQuerySchema },
+    responses: { 200: jsonContent(ResultTableFacetsSchema, "Facets"), ...errorResponses(404, 422) },
+  }),
+  export: createRoute({
+    method: "get",
+    path: "/api/v2/results/export",
+    tags,
+    summary: "The filtered rows as the JSON (v2.2) or CSV export, as a download",
+    request: { query: ResultExportQuerySchema },
+    responses: {
+      200: {
+        description: "The export file",
+        content: { "application/json": { schema: z.any() }, "text/csv": { schema: z.string() } },
+      },
+      ...errorResponses(404, 422),
+    },
+  }),
+  detail: createRoute({
+    method: "get",
+    path: "/api/v2/results/{result_id}",
+    tags,
+    summary: "One stored result, whole (the detail view)",
+    request: { params: z.object({ result_id: z.string().min(1).max(200) }), query: ResultDetailQuerySchema },
+    responses: { 200: jsonContent(VerificationResultSchema, "The result"), ...errorResponses(404, 422) },
+  }),
+};
+
+/** Rows loaded per query when exporting. */
+const EXPORT_CHUNK = 500;
+
+/** The whole results of table rows (by result id, within the runs), in the rows' order. */
+async function wholeResults(
+  storage: Storage,
+  runs: readonly string[],
+  resultIds: readonly string[],
+): Promise<VerificationResult[]> {
+  const byId = new Map<string, VerificationResult>();
+  for (let start = 0; start < resultIds.length; start += EXPORT_CHUNK) {
+    const slice = resultIds.slice(start, start + EXPORT_CHUNK);
+    for (const runId of runs)
+      for (const result of await storage.loadResults({ runId, resultIds: slice }))
+        if (!byId.has(result.metadata.result_id)) byId.set(result.metadata.result_id, result);
+  }
+  return resultIds.flatMap((id) => {
+    const result = byId.get(id);
+    return result === undefined ? [] : [result];
+  });
+}
+
+/** Refuses run ids the database does not hold (a 404 naming them, not an empty table). */
+async function requireRuns(storage: Storage, runs: readonly string[]): Promise<void> {
+  const missing: string[] = [];
+  for (const runId of runs) if ((await storage.getRun(runId)) === null) missing.push(runId);
+  if (missing.length > 0)
+    throw ApiError.notFound(`stored run ${missing.map((id) => JSON.stringify(id)).join(", ")}`);
+}
+
+/** The results table routes (spec 07 §1.6 "Table"). */
+export const resultsExplorerRoutes: RouteGroup = (app, deps) => {
+  const connections = connectionsOf(deps);
+  const cache = new ResultTableCache();
+
+  app.openapi(route.facets, async (c) => {
+    const query = c.req.valid("query");
+    const storage = connections.storage(query.db);
+    const out = await libraryCall(async () => {
+      await requireRuns(storage, query.run_id);
+      return cache.facets(query.db, storage, query.run_id);
+    });
+    return c.json(out, 200);
+  });
+
+  app.openapi(route.export, async (c) => {
+    const { db, run_id, format, sort, order, ...filter } = c.req.valid("query");
+    const storage = connections.storage(db);
+    const results = await libraryCall(async () => {
+      await requireRuns(storage, run_id);
+      const { rows } = await cache.select(db, storage, run_id, filter, { sort, order });
+      return wholeResults(
+        storage,
+        run_id,
+        rows.map((row) => row.result_id),
+      );
+    });
+    const metadata = { job_id: run_id.join("+") };
+    const stamp = new Date().toISOString().replace(/\D/gu, "").slice(0, 14);
+    c.header("content-disposition", `attachment; filename="results_${stamp}.${format}"`);
+    if (format === "csv")
+      return c.body(exportResultsCsv(results, { metadata }), 200, {
+        "content-type": "text/csv; charset=utf-8",
+      });
+    return c.body(exportResultsJson(results, { metadata }), 200, { "content-type": "application/json" });
+  });
+
+  app.openapi(route.page, async (c) => {
+    const { db, run_id, sort, order, page, page_size, ...filter } = c.req.valid("query");
+    const storage = connections.storage(db);
+    const { rows, total } = await libraryCall(async () => {
+      await requireRuns(storage, run_id);
+      return cache.select(db, storage, run_id, filter, { sort, order });
+    });
+    const start = (page - 1) * page_size;
+    return c.json(
+      {
+        items: rows.slice(start, start + page_size),
+        page,
+        page_size,
+        total: rows.length,
+        source_total: total,
+      },
+      200,
+    );
+  });
+
+  app.openapi(route.detail, async (c) => {
+    const { result_id } = c.req.valid("param");
+    const query = c.req.valid("query");
+    const storage = connections.storage(query.db);
+    const [row] = await libraryCall(() =>
+      storage.loadResults({
+        resultIds: [result_id],
+        ...(query.run_id === undefined ? {} : { runId: query.run_id }),
+        limit: 1,
+      }),
+    );
+    if (row === undefined) throw ApiError.notFound(`result ${JSON.stringify(result_id)}`);
+    return c.json(row, 200);
+  });
+};

@@ -1,0 +1,10 @@
+export {
+  type ApiOptions,
+  ApiRequestError,
+  accessToken,
+  apiFetch,
+  authHeaders,
+  errorOf,
+  queryString,
+  withTokenQuery,
+} from "./api-client.js";

@@ -1,0 +1,57 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { connectedDbSlice } from "../database/index.js";
+import { APP_ROOT_ID } from "../dialog/index.js";
+import { tableViewSlice } from "../results/index.js";
+import { resultsSourceSlice, sourceOfHash } from "../results-source/index.js";
+import { activeJobSlice, runSettingsSlice } from "../run/index.js";
+import { indexedDbBackend, type SessionSlice, SessionStore } from "../session/index.js";
+import { applyStoredTheme } from "../theme/index.js";
+import { workingBenchmarkSlice } from "../working-benchmark/index.js";
+import { App } from "./App.js";
+import { Providers } from "./Providers.js";
+import { shellSlice } from "./shell-state.js";
+
+/** The slices restored before the first render; each screen adds its own here. */
+const RESTORED_SLICES: readonly SessionSlice<unknown>[] = [
+  shellSlice as SessionSlice<unknown>,
+  resultsSourceSlice as SessionSlice<unknown>,
+  workingBenchmarkSlice as SessionSlice<unknown>,
+  runSettingsSlice as SessionSlice<unknown>,
+  activeJobSlice as SessionSlice<unknown>,
+  connectedDbSlice as SessionSlice<unknown>,
+  tableViewSlice as SessionSlice<unknown>,
+];
+
+/**
+ * A page opened on a run (`#/benchmark?run=…`, the address `karenina view` prints) shows that run: it becomes
+ * the results source, and the hash is cut back to the tab's route so a reload keeps later choices.
+ */
+function openHashSource(store: SessionStore): void {
+  const source = sourceOfHash(window.location.hash);
+  if (source === undefined) return;
+  store.set(resultsSourceSlice, { source });
+  window.history.replaceState(window.history.state, "", "#/benchmark");
+}
+
+/**
+ * Starts the app: applies the remembered theme, restores the previous session from IndexedDB (a failure only
+ * loses the memory: the app starts fresh and says so in a toast), then renders. Pending saves are written when the page
+ * is hidden.
+ */
+export async function startApp(): Promise<void> {
+  applyStoredTheme();
+  const store = new SessionStore(indexedDbBackend());
+  await store.restore(RESTORED_SLICES);
+  openHashSource(store);
+  window.addEventListener("pagehide", () => void store.flush());
+  const root = document.getElementById(APP_ROOT_ID);
+  if (root === null) throw new Error(`index.html has no #${APP_ROOT_ID} element to render the app in`);
+  createRoot(root).render(
+    <StrictMode>
+      <Providers store={store}>
+        <App />
+      </Providers>
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,1 @@
+export { BenchmarkTab } from "./BenchmarkTab.js";

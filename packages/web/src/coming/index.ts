@@ -1,0 +1,1 @@
+export { ComingPanel, type ComingPanelProps } from "./ComingPanel.js";

@@ -1,0 +1,1 @@
+export { ConfigDialog, type ConfigDialogProps } from "./ConfigDialog.js";

@@ -1,0 +1,10 @@
+export { ConfirmDialog, type ConfirmDialogProps } from "./ConfirmDialog.js";
+export {
+  type ConnectedDbState,
+  connectedDbSlice,
+  DEFAULT_CONNECTION,
+  dbLabel,
+  dbQuery,
+} from "./connected-db.js";
+export { DatabaseBar } from "./DatabaseBar.js";
+export { type DialogTab, DialogTabs, type DialogTabsProps } from "./DialogTabs.js";

@@ -1,0 +1,4 @@
+import { startApp } from "./app/index.js";
+import "./app/shell.css";
+
+void startApp();

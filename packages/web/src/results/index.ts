@@ -1,0 +1,2 @@
+export { ResultsSection } from "./ResultsSection.js";
+export { tableViewSlice } from "./table-view.js";

@@ -1,0 +1,2 @@
+export { RunSection } from "./RunSection.js";
+export { activeJobSlice, runSettingsSlice } from "./run-settings.js";

@@ -1,0 +1,72 @@
+import { useEffect, useState } from "react";
+import { ApiRequestError, apiFetch, queryString } from "../api/index.js";
+import type {
+  ModelDefaults,
+  ModelInterface,
+  ModelInterfaces,
+  StoredCheckpoint,
+} from "../library-types/index.js";
+import type { WorkingBenchmark } from "../working-benchmark/index.js";
+import { questionsOfCheckpoint, type RunQuestion } from "./checkpoint-questions.js";
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The interfaces of the server's adapter registry (`GET /api/v2/interfaces`); empty until they arrive. */
+export function useInterfaces(): { interfaces: readonly ModelInterface[]; providers: readonly string[] } {
+  const [registry, setRegistry] = useState<ModelInterfaces>({ interfaces: [], providers: [] });
+  useEffect(() => {
+    const abort = new AbortController();
+    apiFetch<ModelInterfaces>("/api/v2/interfaces", { signal: abort.signal })
+      .then(setRegistry)
+      .catch(() => undefined);
+    return () => abort.abort();
+  }, []);
+  return registry;
+}
+
+/** The server's default model settings (`GET /api/v2/config/defaults`), or null until (or unless) they arrive. */
+export function useModelDefaults(): ModelDefaults | null {
+  const [defaults, setDefaults] = useState<ModelDefaults | null>(null);
+  useEffect(() => {
+    const abort = new AbortController();
+    apiFetch<ModelDefaults>("/api/v2/config/defaults", { signal: abort.signal })
+      .then(setDefaults)
+      .catch(() => undefined);
+    return () => abort.abort();
+  }, []);
+  return defaults;
+}
+
+export type QuestionsState =
+  | { readonly state: "none" }
+  | { readonly state: "loading" }
+  | { readonly state: "failed"; readonly message: string }
+  | { readonly state: "loaded"; readonly questions: readonly RunQuestion[] };
+
+/** The questions of the working benchmark, read from the server (`GET /api/v2/benchmarks/{name}?db=`). */
+export function useBenchmarkQuestions(benchmark: WorkingBenchmark | null): QuestionsState {
+  const [state, setState] = useState<QuestionsState>({ state: "none" });
+  const db = benchmark?.db ?? null;
+  const name = benchmark?.name ?? null;
+  useEffect(() => {
+    if (name === null) {
+      setState({ state: "none" });
+      return;
+    }
+    const abort = new AbortController();
+    setState({ state: "loading" });
+    apiFetch<StoredCheckpoint>(`/api/v2/benchmarks/${encodeURIComponent(name)}${queryString({ db })}`, {
+      signal: abort.signal,
+    })
+      .then((stored) => setState({ state: "loaded", questions: questionsOfCheckpoint(stored.checkpoint) }))
+      .catch((error: unknown) => {
+        if (error instanceof DOMException && error.name === "AbortError") return;
+        setState({
+          state: "failed",
+          message: error instanceof ApiRequestError ? error.message : messageOf(error),
+        });
+      });
+    return () => abort.abort();
+  }, [db, name]);
+  return state;
+}

@@ -1,0 +1,11 @@
+export { indexedDbBackend, SESSION_DATABASE, SESSION_OBJECT_STORE } from "./idb-backend.js";
+export {
+  defineSlice,
+  type SessionBackend,
+  type SessionFailure,
+  type SessionSlice,
+  SessionStore,
+  type SessionStoreOptions,
+  type SessionUpdate,
+} from "./session-store.js";
+export { SessionContext, useSessionSlice, useSessionStore } from "./use-session-slice.js";

@@ -1,0 +1,1 @@
+export { StatusRegion, useAnnounce } from "./StatusRegion.js";

@@ -1,0 +1,5 @@
+export {
+  type WorkingBenchmark,
+  type WorkingBenchmarkState,
+  workingBenchmarkSlice,
+} from "./working-benchmark.js";
