@@ -5,7 +5,8 @@
  * by src/app). Checks the first page and its heading count, rows past the first page of 100 loading as the
  * table scrolls, a text filter and a facet multi-select narrowing rows and the "(x of y)" count, sorting by a
  * header by click and by keyboard, filters and sort surviving a reload (IndexedDB session), the filtered
- * export holding only the filtered rows (the downloaded file is read), the detail dialog opening from a row
+ * export holding only the filtered rows (the downloaded file is read), a summary card filtering the table by
+ * keyboard, the detail dialog opening from a row
  * and giving focus back on Escape, axe-core and no console errors.
  */
 import { readFile } from "node:fs/promises";
@@ -193,6 +194,28 @@ describeInBrowser("the results table in a real browser", () => {
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
     expect(await focusedText(page)).toBe("View detailed trace");
+  });
+
+  test("Enter on a summary card filters the table to its rows", async () => {
+    const { page } = app;
+    await page.getByRole("button", { name: "Reset filters" }).click();
+    await expect.poll(() => heading(page)).toBe(`Test Results (${ROWS})`);
+    await page.getByRole("region", { name: "Summary" }).scrollIntoViewIfNeeded();
+    const completion = page.getByRole("region", { name: "Completion Status" });
+    const failed = completion.getByRole("button", { name: /Failed$/ });
+    await failed.focus();
+    await page.keyboard.press("Enter");
+    // Every third row fails its template (richResult passed: false).
+    await expect.poll(() => heading(page)).toBe(`Test Results (${ROWS / 3} of ${ROWS})`);
+    for (const text of await page.locator(".results-body td.results-col-verification").allTextContents())
+      expect(text).toBe("Failed");
+    await completion.getByRole("button", { name: /Passed$/ }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => heading(page)).toBe(`Test Results (${(ROWS * 2) / 3} of ${ROWS})`);
+    // The card's filter shows in the table's own filter.
+    expect(await page.locator("#results-filter-verification option:checked").allTextContents()).toEqual([
+      expect.stringMatching(/^passed \(/),
+    ]);
   });
 
   test("axe-core finds no serious or critical violation; no console or page error happened", async () => {

@@ -5,7 +5,7 @@
  * editor, the empty-selection message); a real run from configuration to completion on the scripted
  * OpenAI-compatible server; Cancel keeping the rows already finished; a reload during a run reattaching.
  */
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { drugReplies } from "../../karenina/src/server/__fixtures__/verification-jobs.js";
 import { drugBenchmark } from "../../karenina/src/test-support/cli.js";
@@ -14,8 +14,7 @@ import {
   startOpenAiServer,
 } from "../../karenina/src/test-support/openai-server/index.js";
 import { type BrowserApp, describeInBrowser, openBrowserApp } from "./__fixtures__/browser.js";
-
-const card = (page: Page, title: string): Locator => page.getByRole("group", { name: title, exact: true });
+import { card, loadWorkingBenchmark, noSeriousViolations, scriptedModel } from "./__fixtures__/run-screen.js";
 
 /** A session slice as stored in IndexedDB (what a reload restores). */
 async function storedSlice(page: Page, key: string): Promise<unknown> {
@@ -30,41 +29,9 @@ async function storedSlice(page: Page, key: string): Promise<unknown> {
   })`);
 }
 
-/** Makes `name` (of the server's database) the working benchmark, as the database browser's Load Benchmark does. */
-async function loadWorkingBenchmark(app: BrowserApp, name: string): Promise<void> {
-  const { page } = app;
-  await page.goto(`${app.url}/#/benchmark`);
-  await page.getByRole("heading", { name: "Run configuration" }).waitFor();
-  await page.evaluate(`new Promise((resolve, reject) => {
-    const open = indexedDB.open("karenina-session");
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const tx = open.result.transaction("slices", "readwrite");
-      tx.objectStore("slices").put({ version: 1, value: { benchmark: { db: null, name: ${JSON.stringify(name)} } } }, "working-benchmark");
-      tx.oncomplete = () => { open.result.close(); resolve(undefined); };
-      tx.onerror = () => reject(tx.error);
-    };
-  })`);
-  await page.reload();
-  await page.getByText(`Test Selection (`).waitFor();
-}
-
-/** Points a card at the scripted server: openai_endpoint, `model`, its base URL and a test key. */
-async function scriptedModel(page: Page, title: string, model: string, baseURL: string): Promise<void> {
-  const box = card(page, title);
-  await box.getByRole("radio", { name: "openai_endpoint", exact: true }).check();
-  await box.getByLabel("Model name").fill(model);
-  await box.getByLabel("Endpoint URL").fill(baseURL);
-  await box.getByLabel("API key").fill("sk-test");
-}
-
 async function configureScripted(page: Page, answererURL: string, judgeURL: string): Promise<void> {
   await scriptedModel(page, "Answering model 1", "answerer", answererURL);
   await scriptedModel(page, "Parsing model 1", "judge", judgeURL);
-}
-
-async function noSeriousViolations(app: BrowserApp): Promise<void> {
-  expect(await app.seriousAccessibilityViolations()).toEqual([]);
 }
 
 describeInBrowser("B6: run configuration", () => {
@@ -203,6 +170,12 @@ describeInBrowser("a verification run from the run screen", () => {
     await page.getByRole("button", { name: "Run Selected (3 × 1 = 3)" }).click();
     await page.getByText("Verification completed: 3 of 3 done").waitFor({ timeout: 60_000 });
     await page.getByText("Passed: 3").waitFor();
+    // the scripted server reports 11 prompt and 7 completion tokens per call; two calls (answer, parse) per task
+    await page
+      .getByRole("status", { name: "Tokens and cost" })
+      .filter({ hasText: "Tokens: 108 (66 in · 42 out)" })
+      .waitFor();
+    await page.getByText("Cost: unknown (no price for these models)").waitFor();
     await page.getByText(/Last job took/).waitFor();
     await page.getByRole("link", { name: "Export JSON" }).waitFor();
     const jobId = await activeJobId(page);

@@ -45,6 +45,8 @@ describeInBrowser("the summary and comparison panel in a real browser", () => {
   test("shows the run's summary figures", async () => {
     const { page } = app;
     await page.goto(`${app.url}/#/benchmark?run=${encodeURIComponent(runId)}`);
+    // The summary is asked for when the panel comes near the view.
+    await panel().scrollIntoViewIfNeeded();
     const overview = panel().getByRole("region", { name: "Overview" });
     await overview.waitFor();
     expect(await overview.getByRole("listitem").allTextContents()).toEqual([

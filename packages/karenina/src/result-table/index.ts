@@ -1,7 +1,10 @@
 export {
+  FACET_LIMIT,
   FACET_NAMES,
   type FacetName,
   type FacetValue,
+  isEmptyFilter,
+  type ResultTableFacetList,
   type ResultTableFacets,
   type ResultTableFilter,
   ResultTableFilterSchema,

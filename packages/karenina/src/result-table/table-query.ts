@@ -214,8 +214,20 @@ function valuesOf(row: ResultTableRow, facet: FacetName): readonly string[] {
   }
 }
 
-/** The values of every multi-select filter over the rows, with counts, most frequent first (ties by value). */
-export function tableFacets(rows: readonly ResultTableRow[]): ResultTableFacets {
+/** Values listed per facet by default: a facet can hold a value per row (the replicates of a big run). */
+export const FACET_LIMIT = 200;
+
+/** The values of every multi-select filter, and how many distinct values each left out (the least frequent). */
+export interface ResultTableFacetList {
+  readonly facets: ResultTableFacets;
+  readonly omitted: Record<FacetName, number>;
+}
+
+/**
+ * The values of every multi-select filter over the rows, with counts, most frequent first (ties by value): at
+ * most `limit` per facet, with the number of distinct values left out.
+ */
+export function tableFacets(rows: readonly ResultTableRow[], limit = FACET_LIMIT): ResultTableFacetList {
   const counts = Object.fromEntries(FACET_NAMES.map((name) => [name, new Map<string, number>()])) as Record<
     FacetName,
     Map<string, number>
@@ -224,12 +236,19 @@ export function tableFacets(rows: readonly ResultTableRow[]): ResultTableFacets 
     for (const name of FACET_NAMES)
       for (const value of new Set(valuesOf(row, name)))
         counts[name].set(value, (counts[name].get(value) ?? 0) + 1);
-  return Object.fromEntries(
-    FACET_NAMES.map((name) => [
-      name,
-      [...counts[name]]
-        .map(([value, count]) => ({ value, count }))
-        .sort((a, b) => b.count - a.count || collator.compare(a.value, b.value)),
-    ]),
-  ) as ResultTableFacets;
+  const listed = (name: FacetName) =>
+    [...counts[name]]
+      .map(([value, count]) => ({ value, count }))
+      .sort((a, b) => b.count - a.count || collator.compare(a.value, b.value))
+      .slice(0, limit);
+  return {
+    facets: Object.fromEntries(FACET_NAMES.map((name) => [name, listed(name)])) as ResultTableFacets,
+    omitted: Object.fromEntries(
+      FACET_NAMES.map((name) => [name, Math.max(0, counts[name].size - limit)]),
+    ) as Record<FacetName, number>,
+  };
 }
+
+/** Whether the filter sets nothing (every row of the runs is shown). */
+export const isEmptyFilter = (filter: ResultTableFilter) =>
+  Object.values(filter).every((value) => value === undefined);

@@ -1,9 +1,9 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { connectedDbSlice } from "../database/index.js";
+import { connectedDbSlice, openAddressedRun } from "../database/index.js";
 import { APP_ROOT_ID } from "../dialog/index.js";
 import { tableViewSlice } from "../results/index.js";
-import { resultsSourceSlice, sourceOfHash } from "../results-source/index.js";
+import { resultsSourceSlice } from "../results-source/index.js";
 import { activeJobSlice, runSettingsSlice } from "../run/index.js";
 import { indexedDbBackend, type SessionSlice, SessionStore } from "../session/index.js";
 import { applyStoredTheme } from "../theme/index.js";
@@ -25,12 +25,10 @@ const RESTORED_SLICES: readonly SessionSlice<unknown>[] = [
 
 /**
  * A page opened on a run (`#/benchmark?run=…`, the address `karenina view` prints) shows that run: it becomes
- * the results source, and the hash is cut back to the tab's route so a reload keeps later choices.
+ * the results source (and its database the connected one), and the hash is cut back to the tab's route so a reload keeps later choices.
  */
 function openHashSource(store: SessionStore): void {
-  const source = sourceOfHash(window.location.hash);
-  if (source === undefined) return;
-  store.set(resultsSourceSlice, { source });
+  if (!openAddressedRun(store, window.location.hash)) return;
   window.history.replaceState(window.history.state, "", "#/benchmark");
 }
 

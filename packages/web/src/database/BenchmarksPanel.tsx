@@ -13,13 +13,23 @@ export interface BenchmarksPanelProps {
   readonly db: string | null;
   readonly working: WorkingBenchmark | null;
   readonly onLoad: (benchmark: WorkingBenchmark) => void;
+  /** Results were imported into a new run (the stored runs list refreshes). */
+  readonly onImported?: () => void;
 }
 
 const benchmarkPath = (name: string, db: string | null, suffix = "") =>
   `/api/v2/benchmarks/${encodeURIComponent(name)}${suffix}${queryString({ db: dbQuery(db) })}`;
 
 /** Imports a JSON results export into a new run of a benchmark (the card's "Import Results"). */
-function ImportResults({ db, name }: { db: string | null; name: string }) {
+function ImportResults({
+  db,
+  name,
+  onImported,
+}: {
+  db: string | null;
+  name: string;
+  onImported?: () => void;
+}) {
   const toast = useToast();
   const announce = useAnnounce();
   const [runName, setRunName] = useState("");
@@ -45,6 +55,7 @@ function ImportResults({ db, name }: { db: string | null; name: string }) {
       const message = `Imported ${outcome.imported_count} verification results${outcome.skipped_count > 0 ? ` (${outcome.skipped_count} of other questions skipped)` : ""}`;
       announce(message);
       toast({ tone: "info", message });
+      onImported?.();
     } catch (error) {
       setProblem(error instanceof SyntaxError ? `${file.name} is not JSON` : problemOf(error));
     }
@@ -74,7 +85,7 @@ function ImportResults({ db, name }: { db: string | null; name: string }) {
 }
 
 /** The Manage Benchmarks tab: cards of the connected database's benchmarks; create, load, delete, import. */
-export function BenchmarksPanel({ db, working, onLoad }: BenchmarksPanelProps) {
+export function BenchmarksPanel({ db, working, onLoad, onImported }: BenchmarksPanelProps) {
   const toast = useToast();
   const announce = useAnnounce();
   const [benchmarks, setBenchmarks] = useState<readonly ApiStoredBenchmark[] | null>(null);
@@ -193,7 +204,13 @@ export function BenchmarksPanel({ db, working, onLoad }: BenchmarksPanelProps) {
                     Delete
                   </button>
                 </div>
-                {importing === benchmark.name ? <ImportResults db={db} name={benchmark.name} /> : null}
+                {importing === benchmark.name ? (
+                  <ImportResults
+                    db={db}
+                    name={benchmark.name}
+                    {...(onImported === undefined ? {} : { onImported })}
+                  />
+                ) : null}
               </li>
             );
           })}

@@ -21,6 +21,7 @@ export function DatabaseBar() {
   const [{ source }, setSource] = useSessionSlice(resultsSourceSlice);
   const [open, setOpen] = useState(false);
   const [tab, setTab] = useState("connect");
+  const [runsImported, setRunsImported] = useState(0);
   const announce = useAnnounce();
   const openRun = (next: ResultsSource) => {
     setSource({ source: next });
@@ -50,7 +51,7 @@ export function DatabaseBar() {
           Manage Database
         </button>
       </div>
-      <StoredRuns db={db} onOpen={openRun} />
+      <StoredRuns db={db} onOpen={openRun} refreshKey={runsImported} />
       {open ? (
         <Dialog title="Manage Database" onClose={() => setOpen(false)}>
           <DialogTabs
@@ -73,6 +74,7 @@ export function DatabaseBar() {
                     db={db}
                     working={benchmark}
                     onLoad={(next) => setWorking({ benchmark: next })}
+                    onImported={() => setRunsImported((count) => count + 1)}
                   />
                 ),
               },

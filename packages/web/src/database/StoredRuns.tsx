@@ -11,6 +11,8 @@ import { resultsFileKind } from "./validation.js";
 export interface StoredRunsProps {
   readonly db: string | null;
   readonly onOpen: (source: ResultsSource) => void;
+  /** Changes when runs were added elsewhere (an import from a benchmark card): the list is read again. */
+  readonly refreshKey?: number;
 }
 
 const PAGE_SIZE = 10;
@@ -21,13 +23,14 @@ export function sourceOfRun(db: string | null, run: Pick<ApiStoredRun, "id" | "r
 }
 
 /** The connected database's stored runs, newest first, paged; Open shows one in the results view. */
-export function StoredRuns({ db, onOpen }: StoredRunsProps) {
+export function StoredRuns({ db, onOpen, refreshKey = 0 }: StoredRunsProps) {
   const toast = useToast();
   const announce = useAnnounce();
   const [page, setPage] = useState(1);
   const [runs, setRuns] = useState<ApiPage<ApiStoredRun> | null>(null);
 
   const reload = useCallback(async () => {
+    void refreshKey;
     try {
       setRuns(
         await apiFetch<ApiPage<ApiStoredRun>>(
@@ -37,7 +40,7 @@ export function StoredRuns({ db, onOpen }: StoredRunsProps) {
     } catch (error) {
       toast({ tone: "error", message: `Could not list the stored runs: ${problemOf(error)}` });
     }
-  }, [db, page, toast]);
+  }, [db, page, toast, refreshKey]);
   useEffect(() => void reload(), [reload]);
 
   const upload = async (event: ChangeEvent<HTMLInputElement>) => {

@@ -8,3 +8,4 @@ export {
 } from "./connected-db.js";
 export { DatabaseBar } from "./DatabaseBar.js";
 export { type DialogTab, DialogTabs, type DialogTabsProps } from "./DialogTabs.js";
+export { openAddressedRun } from "./open-addressed-run.js";

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { Dialog } from "./Dialog.js";
@@ -30,6 +30,23 @@ function Opener() {
       ) : null}
     </>
   );
+}
+
+/** A dialog whose one control removes itself when pressed: focus falls to the body. */
+function VanishingControl() {
+  const [open, setOpen] = useState(true);
+  const [shown, setShown] = useState(true);
+  return open ? (
+    <Dialog title="Vanishing" onClose={() => setOpen(false)}>
+      {shown ? (
+        <button type="button" onClick={() => setShown(false)}>
+          Remove me
+        </button>
+      ) : (
+        <p>Removed.</p>
+      )}
+    </Dialog>
+  ) : null;
 }
 
 function renderInApp() {
@@ -77,6 +94,49 @@ describe("the dialog", () => {
     expect(screen.queryByRole("dialog")).toBeNull();
     expect(document.activeElement).toBe(opener);
     expect(document.getElementById(APP_ROOT_ID)?.hasAttribute("inert")).toBe(false);
+  });
+
+  test("Escape closes it after its focused control was removed and focus fell to the body", async () => {
+    const app = document.createElement("div");
+    app.id = APP_ROOT_ID;
+    document.body.append(app);
+    render(<VanishingControl />, { container: app });
+    const remove = screen.getByRole("button", { name: "Remove me" });
+    remove.focus();
+    fireEvent.click(remove);
+    expect(screen.queryByRole("button", { name: "Remove me" })).toBeNull();
+    // Focus is given back to the dialog once the removal is seen.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("dialog")));
+    fireEvent.keyDown(document.body, { key: "Escape" });
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  test("Escape pressed with focus on the body closes only the topmost of two dialogs", () => {
+    const app = document.createElement("div");
+    app.id = APP_ROOT_ID;
+    document.body.append(app);
+    function Nested() {
+      const [inner, setInner] = useState(false);
+      return (
+        <Dialog title="Outer" onClose={() => {}}>
+          <button type="button" onClick={() => setInner(true)}>
+            More
+          </button>
+          {inner ? (
+            <Dialog title="Inner" onClose={() => setInner(false)}>
+              <p>Inner.</p>
+            </Dialog>
+          ) : null}
+        </Dialog>
+      );
+    }
+    render(<Nested />, { container: app });
+    fireEvent.click(screen.getByRole("button", { name: "More" }));
+    expect(screen.queryByRole("dialog", { name: "Inner" })).not.toBeNull();
+    (document.activeElement as HTMLElement | null)?.blur();
+    fireEvent.keyDown(document.body, { key: "Escape" });
+    expect(screen.queryByRole("dialog", { name: "Inner" })).toBeNull();
+    expect(screen.queryByRole("dialog", { name: "Outer" })).not.toBeNull();
   });
 
   test("a click on the backdrop closes it; a click inside does not", () => {

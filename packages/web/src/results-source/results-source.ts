@@ -14,6 +14,8 @@ export interface ResultsSource {
   readonly label: string;
   /** The verification job whose run this is, when it was started from this page (to follow its progress). */
   readonly jobId?: string;
+  /** Bumped when the source's rows changed under the same runs (its job ended): the views read them again. */
+  readonly revision?: number;
 }
 
 export interface ResultsSourceState {
@@ -22,13 +24,14 @@ export interface ResultsSourceState {
 
 function isSource(value: unknown): value is ResultsSource {
   if (typeof value !== "object" || value === null) return false;
-  const { db, runIds, label, jobId } = value as Record<string, unknown>;
+  const { db, runIds, label, jobId, revision } = value as Record<string, unknown>;
   return (
     (db === null || typeof db === "string") &&
     Array.isArray(runIds) &&
     runIds.every((id) => typeof id === "string") &&
     typeof label === "string" &&
-    (jobId === undefined || typeof jobId === "string")
+    (jobId === undefined || typeof jobId === "string") &&
+    (revision === undefined || typeof revision === "number")
   );
 }
 

@@ -5,7 +5,7 @@ import type { MultiFilter, TableView, TextFilter } from "./table-view.js";
 /**
  * Options shown per multi-select: a facet can have a value per row (replicates of a 100,000-row run), and
  * rendering that many options stalled the page for seconds on every render. The server sends them most
- * frequent first; the rest stay reachable through the text filters.
+ * frequent first (at most 200 per facet), with the number of values it left out.
  */
 export const MAX_OPTIONS = 200;
 
@@ -84,7 +84,9 @@ export const ResultsFilters = memo(function ResultsFilters({ view, facets, onCha
         <TextFilterInput key={name} name={name} value={view.text[name] ?? ""} onChange={setText} />
       ))}
       {(Object.keys(MULTI_LABELS) as MultiFilter[]).map((name) => {
-        const options = (facets?.facets[name] ?? []).slice(0, MAX_OPTIONS);
+        const all = facets?.facets[name] ?? [];
+        const options = all.slice(0, MAX_OPTIONS);
+        const omitted = (facets?.omitted[name] ?? 0) + all.length - options.length;
         const selected = view.multi[name] ?? [];
         const id = `results-filter-${name}`;
         return (
@@ -111,6 +113,9 @@ export const ResultsFilters = memo(function ResultsFilters({ view, facets, onCha
                 </option>
               ))}
             </select>
+            {omitted > 0 ? (
+              <small className="results-filter-omitted">{`+ ${omitted.toLocaleString("en-US")} rarer values not listed`}</small>
+            ) : null}
           </div>
         );
       })}

@@ -4,11 +4,12 @@ import { accessToken } from "../api/index.js";
 import { ResultDetailDialog } from "../result-detail/index.js";
 import { resultsSourceSlice } from "../results-source/index.js";
 import { useSessionSlice } from "../session/index.js";
-import { SummaryPanel } from "../summary/index.js";
+import { type SummaryFilter, SummaryPanel } from "../summary/index.js";
 import { ResultsFilters } from "./ResultsFilters.js";
 import { ResultsTable } from "./ResultsTable.js";
 import "./results.css";
 import {
+  cardFilteredView,
   EMPTY_VIEW,
   exportHref,
   isFiltered,
@@ -43,6 +44,19 @@ function useFocusBackToRow(detail: string | null): void {
   }, [detail]);
 }
 
+/**
+ * Whether the source's first table page has come: the summary waits for it, as its request reads every whole
+ * result of the runs (seconds for 100,000) and would hold up the table's first page on the same server.
+ * Stays true for the source while filters change.
+ */
+function useFirstPageShown(sourceKey: string, sourceTotal: number | null): boolean {
+  const [shownFor, setShownFor] = useState<string | null>(null);
+  useEffect(() => {
+    if (sourceTotal !== null) setShownFor(sourceKey);
+  }, [sourceKey, sourceTotal]);
+  return shownFor === sourceKey;
+}
+
 /** The results of the chosen source (spec 07 §1.6): table, detail, summary and comparison. */
 export function ResultsSection() {
   const [{ source }, setSource] = useSessionSlice(resultsSourceSlice);
@@ -56,6 +70,14 @@ export function ResultsSection() {
     [setView],
   );
   const onChange = useCallback((next: TableView) => setView(next), [setView]);
+  const onSummaryFilter = useCallback(
+    (card: SummaryFilter) => {
+      setView((current) => cardFilteredView(current, card));
+      document.getElementById("results-heading")?.scrollIntoView({ block: "nearest" });
+    },
+    [setView],
+  );
+  const summaryShown = useFirstPageShown(source === null ? "" : JSON.stringify(source), pages.sourceTotal);
 
   if (source === null)
     return (
@@ -110,8 +132,9 @@ export function ResultsSection() {
         </p>
       )}
       <ResultsTable pages={pages} view={view} onSort={onSort} onOpenDetail={setDetail} />
-      {/* TODO(results): pass onFilter (a SummaryFilter → this table's view) */}
-      <SummaryPanel source={source} onOpenDetail={setDetail} />
+      {summaryShown ? (
+        <SummaryPanel source={source} onFilter={onSummaryFilter} onOpenDetail={setDetail} />
+      ) : null}
       {detail === null ? null : (
         <ResultDetailDialog
           db={source.db}

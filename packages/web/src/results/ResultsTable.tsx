@@ -1,5 +1,5 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef } from "react";
+import { memo, useEffect, useRef } from "react";
 import type { ResultTableRow } from "../library-types/index.js";
 import type { TableView } from "./table-view.js";
 import type { TablePages } from "./use-table-pages.js";
@@ -119,6 +119,52 @@ export interface ResultsTableProps {
   readonly onOpenDetail: (resultId: string) => void;
 }
 
+interface ResultRowProps {
+  readonly index: number;
+  /** Offset from the top of the body, in pixels. */
+  readonly start: number;
+  /** Undefined while its page loads. */
+  readonly row: ResultTableRow | undefined;
+  readonly onOpenDetail: (resultId: string) => void;
+}
+
+/**
+ * One body row. Memoised: scrolling re-renders the table on every scroll event, and only the rows that came
+ * into view (or whose page arrived) may render again; the others keep their props (same index, offset, row
+ * object and handler).
+ */
+const ResultRow = memo(function ResultRow({ index, start, row, onOpenDetail }: ResultRowProps) {
+  return (
+    <tr
+      aria-rowindex={index + 2}
+      className="results-row"
+      style={{ gridTemplateColumns: TEMPLATE, transform: `translateY(${start}px)` }}
+    >
+      {row === undefined ? (
+        <td className="results-loading">Loading…</td>
+      ) : (
+        <>
+          {COLUMNS.map((column) => (
+            <td key={column.id} className={`results-cell results-col-${column.id}`}>
+              {column.cell(row, index)}
+            </td>
+          ))}
+          <td>
+            <button
+              type="button"
+              className="results-detail"
+              data-result-id={row.result_id}
+              onClick={() => onOpenDetail(row.result_id)}
+            >
+              View detailed trace
+            </button>
+          </td>
+        </>
+      )}
+    </tr>
+  );
+});
+
 /** The virtualised results table: a fixed-height row per result, pages fetched as they scroll into view. */
 export function ResultsTable({ pages, view, onSort, onOpenDetail }: ResultsTableProps) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -127,7 +173,10 @@ export function ResultsTable({ pages, view, onSort, onOpenDetail }: ResultsTable
     count,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
+    // Few rows beyond the view: a fast scroll replaces every row on each frame, and each costs its layout.
+    overscan: 4,
+    // Rows render in React's next batch, not synchronously inside each scroll event.
+    useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index;
@@ -172,39 +221,15 @@ export function ResultsTable({ pages, view, onSort, onOpenDetail }: ResultsTable
           </tr>
         </thead>
         <tbody className="results-body" style={{ height: virtualizer.getTotalSize() }}>
-          {items.map((item) => {
-            const row = pages.row(item.index);
-            return (
-              <tr
-                key={item.key}
-                aria-rowindex={item.index + 2}
-                className="results-row"
-                style={{ gridTemplateColumns: TEMPLATE, transform: `translateY(${item.start}px)` }}
-              >
-                {row === undefined ? (
-                  <td className="results-loading">Loading…</td>
-                ) : (
-                  <>
-                    {COLUMNS.map((column) => (
-                      <td key={column.id} className={`results-cell results-col-${column.id}`}>
-                        {column.cell(row, item.index)}
-                      </td>
-                    ))}
-                    <td>
-                      <button
-                        type="button"
-                        className="results-detail"
-                        data-result-id={row.result_id}
-                        onClick={() => onOpenDetail(row.result_id)}
-                      >
-                        View detailed trace
-                      </button>
-                    </td>
-                  </>
-                )}
-              </tr>
-            );
-          })}
+          {items.map((item) => (
+            <ResultRow
+              key={item.key}
+              index={item.index}
+              start={item.start}
+              row={pages.row(item.index)}
+              onOpenDetail={onOpenDetail}
+            />
+          ))}
         </tbody>
       </table>
     </div>

@@ -1,10 +1,12 @@
 import { describe, expect, test } from "vitest";
 import {
+  cardFilteredView,
   EMPTY_VIEW,
   exportHref,
   facetsPath,
   isFiltered,
   pagePath,
+  type TableView,
   tableViewSlice,
   toggledSort,
 } from "./table-view.js";
@@ -65,5 +67,31 @@ describe("the table view's query", () => {
     ).toEqual({ text: { question: "x" }, multi: { status: ["failed"] }, sort: "timestamp", order: "desc" });
     expect(tableViewSlice.parse({ text: {}, multi: {}, sort: "row", order: "sideways" })).toBeUndefined();
     expect(tableViewSlice.parse(null)).toBeUndefined();
+  });
+});
+
+describe("a summary card's filter on the table's view", () => {
+  const view: TableView = {
+    text: { question: "venetoclax" },
+    multi: { status: ["failed"], answering_model: ["gpt"] },
+    sort: "question_text",
+    order: "desc",
+  };
+
+  test("replaces the status and verification filters and keeps the others and the sort", () => {
+    expect(cardFilteredView(view, "passed")).toEqual({
+      ...view,
+      multi: { answering_model: ["gpt"], verification: ["passed"] },
+    });
+    expect(cardFilteredView(view, "completed").multi).toEqual({
+      answering_model: ["gpt"],
+      status: ["completed"],
+    });
+  });
+
+  test("errors are every row that did not complete, abstentions included", () => {
+    expect(cardFilteredView(EMPTY_VIEW, "errors").multi).toEqual({ status: ["failed", "abstained"] });
+    expect(cardFilteredView(EMPTY_VIEW, "abstained").multi).toEqual({ status: ["abstained"] });
+    expect(cardFilteredView(EMPTY_VIEW, "failed").multi).toEqual({ verification: ["failed"] });
   });
 });

@@ -121,3 +121,24 @@ export function toggledSort(view: TableView, column: string): TableView {
   if (view.order === "asc") return { ...view, order: "desc" };
   return { ...view, sort: "row", order: "asc" };
 }
+
+/** What a summary metric card filters the table to (the summary panel's `SummaryFilter`). */
+export type CardFilter = "completed" | "errors" | "passed" | "failed" | "abstained";
+
+const CARD_FILTERS: Record<CardFilter, Partial<Record<"status" | "verification", readonly string[]>>> = {
+  completed: { status: ["completed"] },
+  // The summary counts every row that is not completed as an error, abstentions included.
+  errors: { status: ["failed", "abstained"] },
+  passed: { verification: ["passed"] },
+  failed: { verification: ["failed"] },
+  abstained: { status: ["abstained"] },
+};
+
+/**
+ * The view filtered as a summary metric card says: its status or verification filter replaces both of
+ * those; the other filters and the sort stay.
+ */
+export function cardFilteredView(view: TableView, card: CardFilter): TableView {
+  const { status: _status, verification: _verification, ...others } = view.multi;
+  return { ...view, multi: { ...others, ...CARD_FILTERS[card] } };
+}

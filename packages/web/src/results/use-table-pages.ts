@@ -26,7 +26,7 @@ const messageOf = (error: unknown) => (error instanceof ApiRequestError ? error.
  * or the view changes (a response for an older view is dropped).
  */
 export function useTablePages(source: ResultsSource | null, view: TableView): TablePages {
-  const key = source === null ? "" : pagePath(source, view, 0, PAGE_SIZE);
+  const key = source === null ? "" : `${pagePath(source, view, 0, PAGE_SIZE)}#${source.revision ?? 0}`;
   const pages = useRef(new Map<number, readonly ResultTableRow[]>());
   const asked = useRef(new Set<number>());
   const [totals, setTotals] = useState<{ total: number | null; source: number | null }>({
@@ -87,9 +87,12 @@ export function useFacets(
 ): ResultTableFacetsResponse | null {
   const [facets, setFacets] = useState<ResultTableFacetsResponse | null>(null);
   const path = source === null ? null : facetsPath(source);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: sourceTotal changes while a run adds rows, and the options follow.
+  // sourceTotal changes while a run adds rows, and the options follow.
   useEffect(() => {
     if (path === null) return setFacets(null);
+    // After the first page: the facets need every row of the source read on the server, which would hold up
+    // the first page of a big run.
+    if (sourceTotal === null) return;
     const abort = new AbortController();
     apiFetch<ResultTableFacetsResponse>(path, { signal: abort.signal }).then(setFacets, () => {});
     return () => abort.abort();

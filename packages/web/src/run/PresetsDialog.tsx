@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useCallback, useEffect, useState } from "react";
 import { apiFetch } from "../api/index.js";
+import { ConfirmDialog } from "../database/index.js";
 import { Dialog } from "../dialog/index.js";
 import type {
   PresetListItem,
@@ -61,6 +62,7 @@ export function PresetsDialog({ currentConfig, onApply, onClose }: PresetsDialog
   const [problem, setProblem] = useState<string | null>(null);
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
+  const [deleting, setDeleting] = useState<PresetListItem | null>(null);
   const reload = useCallback(() => {
     apiFetch<{ items: PresetListItem[] }>("/api/v2/presets?page_size=100")
       .then((page) => setPresets([...page.items].sort((a, b) => a.name.localeCompare(b.name))))
@@ -132,21 +134,27 @@ export function PresetsDialog({ currentConfig, onApply, onClose }: PresetsDialog
                 <button type="button" className="button" onClick={() => void apply(preset.id)}>
                   Apply {preset.name}
                 </button>
-                <button
-                  type="button"
-                  className="secondary-button"
-                  onClick={() =>
-                    void act(() =>
-                      apiFetch(`/api/v2/presets/${encodeURIComponent(preset.id)}`, { method: "DELETE" }),
-                    )
-                  }
-                >
+                <button type="button" className="secondary-button" onClick={() => setDeleting(preset)}>
                   Delete {preset.name}
                 </button>
               </div>
             </li>
           ))}
         </ul>
+      )}
+      {deleting !== null && (
+        <ConfirmDialog
+          title="Delete preset"
+          confirmLabel="Delete"
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => {
+            const { id } = deleting;
+            setDeleting(null);
+            void act(() => apiFetch(`/api/v2/presets/${encodeURIComponent(id)}`, { method: "DELETE" }));
+          }}
+        >
+          <p>Delete the preset “{deleting.name}”? This cannot be undone.</p>
+        </ConfirmDialog>
       )}
       <fieldset className="preset-save">
         <legend>Save current configuration</legend>

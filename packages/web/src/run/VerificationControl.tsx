@@ -4,7 +4,9 @@ import {
   elapsedSeconds,
   etaSeconds,
   FINAL_STATUSES,
+  formatCost,
   formatDuration,
+  formatTokens,
   type RunProgress,
 } from "./progress-state.js";
 
@@ -61,6 +63,11 @@ export function VerificationControl({ progress, onCancel }: VerificationControlP
           <span> · Last task {progress.lastTaskDuration.toFixed(1)} s</span>
         )}
       </p>
+      {progress.usage !== null && (
+        <p className="progress-usage" role="status" aria-live="polite" aria-label="Tokens and cost">
+          <span>{formatTokens(progress.usage)}</span> · <span>{formatCost(progress.usage)}</span>
+        </p>
+      )}
       {!finished && progress.inFlight.length > 0 && (
         <div>
           <span>In flight:</span>

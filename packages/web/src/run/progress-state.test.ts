@@ -1,6 +1,14 @@
 import { expect, test } from "vitest";
-import type { JobStreamEvent } from "../library-types/index.js";
-import { etaSeconds, foldEvent, formatDuration, initialProgress } from "./progress-state.js";
+import type { JobStreamEvent, JobUsageTotals } from "../library-types/index.js";
+import {
+  etaSeconds,
+  foldEvent,
+  formatCost,
+  formatDuration,
+  formatTokens,
+  formatUsd,
+  initialProgress,
+} from "./progress-state.js";
 
 const event = (
   type: JobStreamEvent["type"],
@@ -21,6 +29,7 @@ const event = (
   duration_seconds: null,
   last_task_duration: null,
   error: null,
+  usage_totals: null,
   type,
   seq,
   ts: 0,
@@ -61,4 +70,35 @@ test("durations read as people say them", () => {
   expect(formatDuration(12.4)).toBe("12 s");
   expect(formatDuration(185)).toBe("3 min 05 s");
   expect(formatDuration(3720)).toBe("1 h 02 min");
+});
+
+const totals = (extra: Partial<JobUsageTotals> = {}): JobUsageTotals => ({
+  input_tokens: 1000,
+  output_tokens: 234,
+  total_tokens: 1234,
+  cost_usd: 0,
+  priced: 0,
+  unpriced: 0,
+  ...extra,
+});
+
+test("the running usage totals follow the events; an event without them keeps the last ones", () => {
+  let progress = foldEvent(initialProgress("j"), event("snapshot", 0));
+  expect(progress.usage).toBeNull();
+  progress = foldEvent(progress, event("task_completed", 1, { usage_totals: totals({ unpriced: 1 }) }));
+  expect(progress.usage).toEqual(totals({ unpriced: 1 }));
+  const { usage_totals: _, ...withoutTotals } = event("job_completed", 2, { status: "completed" });
+  progress = foldEvent(progress, withoutTotals as JobStreamEvent);
+  expect(progress.usage).toEqual(totals({ unpriced: 1 }));
+});
+
+test("tokens and cost read with separators; the cost says when it covers priced models only", () => {
+  expect(formatTokens(totals())).toBe("Tokens: 1,234 (1,000 in · 234 out)");
+  expect(formatCost(totals({ cost_usd: 0.000234, priced: 3 }))).toBe("Cost: $0.0002");
+  expect(formatCost(totals({ cost_usd: 12.345, priced: 3 }))).toBe("Cost: $12.35");
+  expect(formatCost(totals({ cost_usd: 0.5, priced: 2, unpriced: 3 }))).toBe(
+    "Cost: $0.50 (cost of priced models only: 2 of 5 tasks)",
+  );
+  expect(formatCost(totals({ unpriced: 4 }))).toBe("Cost: unknown (no price for these models)");
+  expect(formatUsd(0)).toBe("$0.00");
 });

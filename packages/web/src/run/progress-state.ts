@@ -1,4 +1,4 @@
-import type { JobStreamEvent } from "../library-types/index.js";
+import type { JobStreamEvent, JobUsageTotals } from "../library-types/index.js";
 
 /** What the progress panel shows of a job, folded from its event stream (spec 07 §2.3). */
 export interface RunProgress {
@@ -18,6 +18,8 @@ export interface RunProgress {
   readonly passed: number;
   readonly failed: number;
   readonly abstained: number;
+  /** Running token and cost totals, or null while the server has reported none. */
+  readonly usage: JobUsageTotals | null;
 }
 
 export const FINAL_STATUSES: readonly string[] = ["completed", "failed", "cancelled"];
@@ -38,6 +40,7 @@ export function initialProgress(jobId: string): RunProgress {
     passed: 0,
     failed: 0,
     abstained: 0,
+    usage: null,
   };
 }
 
@@ -70,6 +73,7 @@ export function foldEvent(progress: RunProgress, event: JobStreamEvent): RunProg
     durationSeconds: event.duration_seconds,
     lastTaskDuration: event.last_task_duration,
     error: event.error,
+    usage: event.usage_totals ?? progress.usage,
   };
   if (event.type === "snapshot") return next;
   next = { ...next, lastSeq: event.seq };
@@ -106,4 +110,32 @@ export function formatDuration(seconds: number): string {
   if (h > 0) return `${h} h ${String(m).padStart(2, "0")} min`;
   if (m > 0) return `${m} min ${String(s).padStart(2, "0")} s`;
   return `${s} s`;
+}
+
+const tokenCount = new Intl.NumberFormat("en-US");
+
+/** "$0.0123" below a dollar (so a small run's cost is not $0.00), "$12.34" above. */
+export function formatUsd(amount: number): string {
+  return new Intl.NumberFormat("en-US", {
+    style: "currency",
+    currency: "USD",
+    minimumFractionDigits: 2,
+    maximumFractionDigits: amount > 0 && amount < 1 ? 4 : 2,
+  }).format(amount);
+}
+
+/** "Tokens: 1,234 (1,000 in · 234 out)". */
+export function formatTokens(usage: JobUsageTotals): string {
+  return `Tokens: ${tokenCount.format(usage.total_tokens)} (${tokenCount.format(usage.input_tokens)} in · ${tokenCount.format(usage.output_tokens)} out)`;
+}
+
+/**
+ * The cost line: the summed cost when every task's models have a price; the cost of the priced ones, said so,
+ * when some have none; "unknown" when none has.
+ */
+export function formatCost(usage: JobUsageTotals): string {
+  const tasks = usage.priced + usage.unpriced;
+  if (usage.unpriced === 0) return `Cost: ${formatUsd(usage.cost_usd)}`;
+  if (usage.priced === 0) return "Cost: unknown (no price for these models)";
+  return `Cost: ${formatUsd(usage.cost_usd)} (cost of priced models only: ${usage.priced} of ${tasks} tasks)`;
 }

@@ -73,19 +73,29 @@ export function useVerificationJob(): VerificationJob {
           setActiveJob({ jobId: null });
           return;
         }
+        setResultsSource(({ source }) =>
+          source?.jobId === jobId
+            ? { source: { ...source, revision: (source.revision ?? 0) + 1 } }
+            : { source },
+        );
         void apiFetch<VerificationJobView>(`${jobPath(jobId)}/progress`)
           .then((view) =>
             setProgress((current) =>
               current === null
                 ? current
-                : { ...current, status: view.status, durationSeconds: view.duration_seconds },
+                : {
+                    ...current,
+                    status: view.status,
+                    durationSeconds: view.duration_seconds,
+                    usage: view.usage_totals ?? current.usage,
+                  },
             ),
           )
           .catch(() => undefined);
       },
       onFailure: (message) => setError(message),
     });
-  }, [jobId, setActiveJob]);
+  }, [jobId, setActiveJob, setResultsSource]);
 
   const start = useCallback<VerificationJob["start"]>(
     async (benchmark, config, questionIds, runName) => {

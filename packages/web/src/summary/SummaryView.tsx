@@ -1,5 +1,6 @@
 import type { ResultSummary, TraitCounts } from "../library-types/index.js";
 import { LazyBarChart } from "./LazyBarChart.js";
+import { SummaryTable } from "./SummaryTable.js";
 import {
   completionCards,
   evaluationCards,
@@ -55,52 +56,6 @@ function Cards({
   );
 }
 
-function Table({
-  title,
-  head,
-  rows,
-}: {
-  title: string;
-  head: readonly string[];
-  rows: readonly (readonly string[])[];
-}) {
-  return (
-    <section className="summary-block" aria-label={title}>
-      <h4>{title}</h4>
-      {rows.length === 0 ? (
-        <p className="summary-none">None.</p>
-      ) : (
-        <table className="summary-table">
-          <thead>
-            <tr>
-              {head.map((cell) => (
-                <th scope="col" key={cell}>
-                  {cell}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row[0]}>
-                {row.map((cell, i) =>
-                  i === 0 ? (
-                    <th scope="row" key={head[i]}>
-                      {cell}
-                    </th>
-                  ) : (
-                    <td key={head[i]}>{cell}</td>
-                  ),
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
-  );
-}
-
 const round = (n: number) => Math.round(n * 10) / 10;
 
 function traitRows(counts: TraitCounts, scope: string): string[][] {
@@ -119,7 +74,7 @@ export function SummaryView({ summary, onFilter }: SummaryViewProps) {
       <Cards title="Overview" cards={overviewCards(summary)} />
       <Cards title="Completion Status" cards={completionCards(summary)} onFilter={onFilter} />
       <Cards title="Evaluation Types" cards={evaluationCards(summary)} />
-      <Table
+      <SummaryTable
         title="Template Pass Rates"
         head={["Model combination", "Passed", "Judged", "Pass rate"]}
         rows={passByCombo.map(([combo, rate]) => [
@@ -129,7 +84,7 @@ export function SummaryView({ summary, onFilter }: SummaryViewProps) {
           formatPct(rate.pass_pct),
         ])}
       />
-      <Table
+      <SummaryTable
         title="Failures by Category"
         head={["Category", "Results"]}
         rows={Object.entries(summary.failures_by_category).map(([category, n]) => [
@@ -137,7 +92,7 @@ export function SummaryView({ summary, onFilter }: SummaryViewProps) {
           formatCount(n ?? 0),
         ])}
       />
-      <Table
+      <SummaryTable
         title="Tokens by Model Combination"
         head={["Model combination", "Input", "Output", "Total", "Median per result"]}
         rows={tokensByCombo.map(([combo, t]) => [
@@ -149,7 +104,7 @@ export function SummaryView({ summary, onFilter }: SummaryViewProps) {
         ])}
       />
       {summary.cost === null ? null : (
-        <Table
+        <SummaryTable
           title="Cost"
           head={["Model", "Tokens", "Cost"]}
           rows={[
@@ -163,7 +118,7 @@ export function SummaryView({ summary, onFilter }: SummaryViewProps) {
         />
       )}
       {traits === null ? null : (
-        <Table
+        <SummaryTable
           title="Rubric Traits"
           head={["Traits", "Evaluations", "Names"]}
           rows={[
@@ -173,7 +128,7 @@ export function SummaryView({ summary, onFilter }: SummaryViewProps) {
         />
       )}
       {summary.replicate_stats === null || summary.num_replicates <= 1 ? null : (
-        <Table
+        <SummaryTable
           title="Replicate Statistics"
           head={["Replicate", "Passed", "Judged", "Pass rate"]}
           rows={[

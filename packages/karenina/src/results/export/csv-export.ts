@@ -272,9 +272,19 @@ export function exportResultsCsv(
 ): string {
   const rows = results.map((row, index) => parseVerificationResult(row, `results[${index}]`));
   if (rows.length === 0) return stringify([[...EMPTY_CSV_COLUMNS]], { record_delimiter: "\r\n" });
-  const global = globalNames(options.globalRubric);
   const scores = rows.map(mergedTraitScores);
-  const seen = new Set(scores.flatMap((map) => Object.keys(map)).filter(usableTraitName));
+  const layout = csvLayout(
+    scores.flatMap((map) => Object.keys(map)),
+    options,
+  );
+  const records = rows.map((row, index) => layout.record(row, scores[index] ?? {}));
+  return stringify([layout.columns, ...records], { record_delimiter: "\r\n", quoted_match: /[\r\n]/ });
+}
+
+/** The columns of a CSV export whose rows hold these trait names, and a row's record under them. */
+function csvLayout(traitNames: Iterable<string>, options: CsvExportOptions) {
+  const global = globalNames(options.globalRubric);
+  const seen = new Set([...traitNames].filter(usableTraitName));
   const globalTraits = sortedByCodePoint([...seen].filter((name) => global.has(name)));
   const specificTraits = sortedByCodePoint([...seen].filter((name) => !global.has(name)));
   const specific = specificTraits.length > 0 ? specificTraits : null;
@@ -289,11 +299,41 @@ export function exportResultsCsv(
     karenina_version: options.metadata.karenina_version ?? packageVersion(),
     job_id: options.metadata.job_id,
   };
-  const records = rows.map((row, index) => {
-    const cells = rowCells(row, scores[index] ?? {}, globalTraits, specific, file);
+  const record = (row: VerificationResult, scores: Record<string, unknown>) => {
+    const cells = rowCells(row, scores, globalTraits, specific, file);
     return columns.map((column) => cells[column] ?? "");
-  });
-  return stringify([columns, ...records], { record_delimiter: "\r\n", quoted_match: /[\r\n]/ });
+  };
+  return { columns, record };
+}
+
+/**
+ * {@link exportResultsCsv}'s text in pieces (the header line, then a line per row), for a response streamed
+ * as it is written. `rows` is called twice, each time iterating the same rows in the same order: once for the
+ * trait columns (the header needs every row's), once to write; so one row at a time is held, not the file.
+ * @throws {VerificationResultError} when a row is not a valid result.
+ */
+export async function* exportResultsCsvChunks(
+  rows: () => AsyncIterable<VerificationResultInput>,
+  options: CsvExportOptions,
+): AsyncGenerator<string> {
+  const names = new Set<string>();
+  let index = 0;
+  for await (const input of rows())
+    for (const name of Object.keys(mergedTraitScores(parseVerificationResult(input, `results[${index++}]`))))
+      names.add(name);
+  if (index === 0) {
+    yield stringify([[...EMPTY_CSV_COLUMNS]], { record_delimiter: "\r\n" });
+    return;
+  }
+  const layout = csvLayout(names, options);
+  const line = (record: readonly string[]) =>
+    stringify([record], { record_delimiter: "\r\n", quoted_match: /[\r\n]/ });
+  yield line(layout.columns);
+  index = 0;
+  for await (const input of rows()) {
+    const row = parseVerificationResult(input, `results[${index++}]`);
+    yield line(layout.record(row, mergedTraitScores(row)));
+  }
 }
 
 /**

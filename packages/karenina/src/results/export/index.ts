@@ -3,6 +3,7 @@ export {
   type CsvExportOptions,
   EMPTY_CSV_COLUMNS,
   exportResultsCsv,
+  exportResultsCsvChunks,
   LEADING_CSV_COLUMNS,
   QUESTION_SPECIFIC_COLUMN,
   TRAILING_CSV_COLUMNS,
@@ -29,6 +30,7 @@ export {
 } from "./export-metadata.js";
 export {
   exportResultsJson,
+  exportResultsJsonChunks,
   type JsonExportOptions,
   RESULTS_FORMAT_VERSION,
   writeResultsJson,

@@ -125,6 +125,33 @@ export async function writeResultsJson(
   });
 }
 
+/**
+ * {@link exportResultsJson}'s text in pieces (the header, then a piece per row, then the end), for a response
+ * streamed as it is written. `rows` is called twice when the header needs the rows' counts (see
+ * {@link writeResultsJson}), each time iterating the same rows in the same order; one row at a time is held.
+ * @throws {VerificationResultError} when a row is not a valid result.
+ */
+export async function* exportResultsJsonChunks(
+  rows: () => AsyncIterable<VerificationResultInput>,
+  options: JsonExportOptions,
+): AsyncGenerator<string> {
+  let facts: RowFacts | null = null;
+  if (needsRows(options.metadata)) {
+    facts = new RowFacts();
+    let index = 0;
+    for await (const row of rows()) facts.add(parseVerificationResult(row, `results[${index++}]`));
+  }
+  yield headerText(options, facts);
+  let index = 0;
+  for await (const row of rows()) {
+    yield index === 0 ? rowText(row, index) : `,\n${rowText(row, index)}`;
+    index++;
+  }
+  yield "\n]";
+  if (options.scenarioResults) yield scenarioText(options.scenarioResults);
+  yield "}\n";
+}
+
 async function emitRows(
   emit: Emit,
   rows: Iterable<VerificationResultInput> | AsyncIterable<VerificationResultInput>,

@@ -1,7 +1,7 @@
 // The response and request types of the web app's run-setup screens, inferred from the route schemas.
 import type { z } from "zod";
 import type { ModelDefaultsSchema } from "../config/defaults-file.js";
-import type { JobEventSchema } from "../jobs/job-events.js";
+import type { JobEventSchema, JobUsageTotalsSchema, TaskUsageSchema } from "../jobs/job-events.js";
 import type { McpPresetSchema } from "../presets/index.js";
 import type { StoredCheckpointSchema } from "../routes/benchmarks.js";
 import type { ModelInterfaceSchema, ModelInterfacesSchema } from "../routes/interfaces.js";
@@ -24,6 +24,10 @@ export type StartedVerification = z.infer<typeof StartedSchema>;
 export type VerificationJobView = z.infer<typeof JobViewSchema>;
 /** One event of `/ws/verification-progress/{job_id}` (or its SSE twin). */
 export type JobStreamEvent = z.infer<typeof JobEventSchema>;
+/** A job's running token and cost totals (`usage_totals` of its progress and events). */
+export type JobUsageTotals = z.infer<typeof JobUsageTotalsSchema>;
+/** A task's tokens (`usage` of a `task_completed` event). */
+export type TaskTokens = z.infer<typeof TaskUsageSchema>;
 /** `GET /api/v2/presets` items and `GET /api/v2/presets/{id}`. */
 export type PresetListItem = z.infer<typeof PresetListItemSchema>;
 export type StoredVerificationPreset = z.infer<typeof PresetSchema>;

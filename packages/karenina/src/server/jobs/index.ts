@@ -14,6 +14,10 @@ export {
   type JobProgress,
   JobProgressSchema,
   type JobTask,
+  type JobUsageTotals,
+  JobUsageTotalsSchema,
+  type TaskUsage,
+  TaskUsageSchema,
 } from "./job-events.js";
 export {
   type JobContext,

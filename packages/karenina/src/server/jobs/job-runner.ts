@@ -4,7 +4,7 @@ import type { JobRow, JobStatus, Storage } from "../../storage/index.js";
 import { FINAL_JOB_STATUSES } from "../../storage/index.js";
 import { jobNotFound, jobStateConflict, unknownJobKind } from "./errors.js";
 import { EventLog } from "./event-log.js";
-import type { JobEvent, JobEventType, JobProgress, JobTask } from "./job-events.js";
+import type { JobEvent, JobEventType, JobProgress, JobTask, JobUsageTotals } from "./job-events.js";
 
 /** What a job's handler works with while it runs. */
 export interface JobContext<Input> {
@@ -26,6 +26,8 @@ export interface JobContext<Input> {
   taskCompleted(task: JobTask, success: boolean, extra?: Record<string, unknown>): void;
   /** A task ended in an error outside the normal result (counted failed). */
   taskFailed(task: JobTask, error: string): void;
+  /** Sets the job's running token and cost totals (carried by the events after it and by its progress). */
+  reportUsage(totals: JobUsageTotals): void;
   /** Records the verification run that holds the job's results. */
   linkRun(runId: string): Promise<void>;
 }
@@ -178,6 +180,7 @@ function initialProgress(row: JobRow): JobProgress {
     duration_seconds: null,
     last_task_duration: null,
     error: row.errorMessage,
+    usage_totals: null,
   };
 }
 
@@ -519,6 +522,9 @@ export class JobRunner {
           error,
         });
         void live.persist();
+      },
+      reportUsage: (totals) => {
+        p.usage_totals = { ...totals };
       },
       linkRun: async (runId) => {
         await this.#storage.updateJob(live.row.id, { runId });

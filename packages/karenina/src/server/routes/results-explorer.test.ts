@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Benchmark } from "../../benchmark/index.js";
-import { resultTableRow } from "../../result-table/index.js";
+import { FACET_LIMIT, resultTableRow } from "../../result-table/index.js";
 import { parseResultsCsv, parseResultsJson, type VerificationResult } from "../../results/index.js";
 import { richResult, timedOutResult } from "../../storage/__fixtures__/results.js";
 import { authHeaders, startTestServer, type TestServer } from "../__fixtures__/test-server.js";
@@ -125,6 +125,27 @@ describe("GET /api/v2/results", () => {
     ]);
   });
 
+  test("pages read before the run's table is held (saving order, no filter) are the pages read from it", async () => {
+    const storage = server.deps.storage;
+    const bench = Benchmark.create({ name: "gamma", version: "1.0.0" });
+    for (const id of ["g1", "g2"]) bench.addQuestion(`Question ${id}?`, "Answer", { questionId: id });
+    await storage.saveBenchmark(bench);
+    const run = await storage.startRun({ runName: "fresh", benchmarkName: "gamma" });
+    await storage.saveResults(run.id, [
+      richResult({ questionId: "g1", runName: "fresh", replicate: 1 }),
+      richResult({ questionId: "g2", runName: "fresh", passed: false, replicate: 1 }),
+      timedOutResult("g1"),
+    ]);
+    const pages = async () => [
+      await (await get(`/api/v2/results?run_id=${run.id}&page_size=2`)).json(),
+      await (await get(`/api/v2/results?run_id=${run.id}&page=2&page_size=2`)).json(),
+    ];
+    const direct = await pages();
+    expect((direct[0] as { total: number }).total).toBe(3);
+    expect((await get(`/api/v2/results/facets?run_id=${run.id}`)).status).toBe(200);
+    expect(await pages()).toEqual(direct);
+  });
+
   test("a bad filter is a 422 naming the field; an unknown run a 404", async () => {
     const bad = await get(`/api/v2/results?run_id=${runId}&status=exploded`);
     expect(bad.status).toBe(422);
@@ -166,6 +187,33 @@ describe("GET /api/v2/results/facets", () => {
       { value: "single", count: 1 },
     ]);
     expect(body.facets.run_name).toEqual([{ value: "nightly", count: 3 }]);
+    expect((body as unknown as { omitted: Record<string, number> }).omitted).toMatchObject({
+      replicate: 0,
+      status: 0,
+    });
+  });
+
+  test("a facet with more values than the limit lists the most frequent and counts the rest", async () => {
+    const storage = server.deps.storage;
+    const bench = Benchmark.create({ name: "many", version: "1.0.0" });
+    bench.addQuestion("Question m?", "Answer", { questionId: "m" });
+    await storage.saveBenchmark(bench);
+    const run = await storage.startRun({ runName: "many", benchmarkName: "many" });
+    await storage.saveResults(
+      run.id,
+      Array.from({ length: FACET_LIMIT + 5 }, (_, i) =>
+        richResult({ questionId: "m", answeringModel: `model-${i}`, replicate: i < 3 ? 1 : i + 1 }),
+      ),
+    );
+    const res = await get(`/api/v2/results/facets?run_id=${run.id}`);
+    const body = (await res.json()) as {
+      facets: Record<string, { value: string; count: number }[]>;
+      omitted: Record<string, number>;
+    };
+    expect(body.facets.replicate).toHaveLength(FACET_LIMIT);
+    expect(body.facets.replicate?.[0]).toEqual({ value: "1", count: 3 });
+    expect(body.omitted.replicate).toBe(3);
+    expect(body.omitted.answering_model).toBe(5);
   });
 
   test("rows saved later show at once (the cache follows the run's row count)", async () => {

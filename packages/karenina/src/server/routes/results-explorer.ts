@@ -1,14 +1,15 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import {
+  FACET_LIMIT,
   FACET_NAMES,
   ResultTableFilterSchema,
   ResultTableRowSchema,
   ResultTableSortSchema,
 } from "../../result-table/index.js";
 import {
-  exportResultsCsv,
-  exportResultsJson,
+  exportResultsCsvChunks,
+  exportResultsJsonChunks,
   type VerificationResult,
   VerificationResultSchema,
 } from "../../results/index.js";
@@ -50,12 +51,22 @@ const FacetValueSchema = z.object({ value: z.string(), count: z.number().int() }
 export const ResultTableFacetsSchema = z
   .object({
     total: z.number().int().describe("Rows of the runs"),
-    facets: z.object(
-      Object.fromEntries(FACET_NAMES.map((name) => [name, z.array(FacetValueSchema)])) as Record<
-        (typeof FACET_NAMES)[number],
-        z.ZodArray<typeof FacetValueSchema>
-      >,
-    ),
+    facets: z
+      .object(
+        Object.fromEntries(FACET_NAMES.map((name) => [name, z.array(FacetValueSchema)])) as Record<
+          (typeof FACET_NAMES)[number],
+          z.ZodArray<typeof FacetValueSchema>
+        >,
+      )
+      .describe(`Each filter's values, most frequent first: at most ${FACET_LIMIT}`),
+    omitted: z
+      .object(
+        Object.fromEntries(FACET_NAMES.map((name) => [name, z.number().int()])) as Record<
+          (typeof FACET_NAMES)[number],
+          z.ZodNumber
+        >,
+      )
+      .describe("How many distinct values of each filter were left out (the least frequent)"),
   })
   .meta({ id: "ResultTableFacets" });
 
@@ -119,22 +130,51 @@ const route = {
 /** Rows loaded per query when exporting. */
 const EXPORT_CHUNK = 500;
 
-/** The whole results of table rows (by result id, within the runs), in the rows' order. */
-async function wholeResults(
+/**
+ * The whole results of table rows (by result id, within the runs), in the rows' order, read a chunk at a time:
+ * the export holds one chunk, not every result.
+ */
+async function* wholeResults(
   storage: Storage,
   runs: readonly string[],
   resultIds: readonly string[],
-): Promise<VerificationResult[]> {
-  const byId = new Map<string, VerificationResult>();
+): AsyncGenerator<VerificationResult> {
   for (let start = 0; start < resultIds.length; start += EXPORT_CHUNK) {
     const slice = resultIds.slice(start, start + EXPORT_CHUNK);
+    const byId = new Map<string, VerificationResult>();
     for (const runId of runs)
       for (const result of await storage.loadResults({ runId, resultIds: slice }))
         if (!byId.has(result.metadata.result_id)) byId.set(result.metadata.result_id, result);
+    for (const id of slice) {
+      const result = byId.get(id);
+      if (result !== undefined) yield result;
+    }
   }
-  return resultIds.flatMap((id) => {
-    const result = byId.get(id);
-    return result === undefined ? [] : [result];
+}
+
+/**
+ * A response body written as the chunks come (and only as fast as the client reads). The first chunk is read
+ * before the response starts, so a failure reading the rows is still an error response; a later one aborts
+ * the transfer (the client sees a truncated download, not a complete-looking file).
+ */
+async function streamedBody(chunks: AsyncGenerator<string>): Promise<ReadableStream<Uint8Array>> {
+  const encoder = new TextEncoder();
+  const first = await chunks.next();
+  let pending: IteratorResult<string> | null = first;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = pending ?? (await chunks.next());
+        pending = null;
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
   });
 }
 
@@ -164,43 +204,33 @@ export const resultsExplorerRoutes: RouteGroup = (app, deps) => {
   app.openapi(route.export, async (c) => {
     const { db, run_id, format, sort, order, ...filter } = c.req.valid("query");
     const storage = connections.storage(db);
-    const results = await libraryCall(async () => {
+    const metadata = { job_id: run_id.join("+") };
+    const body = await libraryCall(async () => {
       await requireRuns(storage, run_id);
       const { rows } = await cache.select(db, storage, run_id, filter, { sort, order });
-      return wholeResults(
-        storage,
-        run_id,
-        rows.map((row) => row.result_id),
+      const ids = rows.map((row) => row.result_id);
+      const read = () => wholeResults(storage, run_id, ids);
+      return streamedBody(
+        format === "csv"
+          ? exportResultsCsvChunks(read, { metadata })
+          : exportResultsJsonChunks(read, { metadata }),
       );
     });
-    const metadata = { job_id: run_id.join("+") };
     const stamp = new Date().toISOString().replace(/\D/gu, "").slice(0, 14);
     c.header("content-disposition", `attachment; filename="results_${stamp}.${format}"`);
-    if (format === "csv")
-      return c.body(exportResultsCsv(results, { metadata }), 200, {
-        "content-type": "text/csv; charset=utf-8",
-      });
-    return c.body(exportResultsJson(results, { metadata }), 200, { "content-type": "application/json" });
+    return c.body(body, 200, {
+      "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json",
+    });
   });
 
   app.openapi(route.page, async (c) => {
     const { db, run_id, sort, order, page, page_size, ...filter } = c.req.valid("query");
     const storage = connections.storage(db);
-    const { rows, total } = await libraryCall(async () => {
+    const { items, total, sourceTotal } = await libraryCall(async () => {
       await requireRuns(storage, run_id);
-      return cache.select(db, storage, run_id, filter, { sort, order });
+      return cache.page(db, storage, run_id, filter, { sort, order }, page, page_size);
     });
-    const start = (page - 1) * page_size;
-    return c.json(
-      {
-        items: rows.slice(start, start + page_size),
-        page,
-        page_size,
-        total: rows.length,
-        source_total: total,
-      },
-      200,
-    );
+    return c.json({ items: [...items], page, page_size, total, source_total: sourceTotal }, 200);
   });
 
   app.openapi(route.detail, async (c) => {

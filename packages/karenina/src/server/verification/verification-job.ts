@@ -14,6 +14,7 @@ import { isVerificationResult, rowOutcome, type VerificationResult } from "../..
 import type { JobContext, JobKind } from "../jobs/index.js";
 import { ResultSaver } from "./result-saver.js";
 import { precomputeRunSummary } from "./run-summary.js";
+import { taskUsage, UsageTotals } from "./task-usage.js";
 
 /** The kind name of verification jobs. */
 export const VERIFICATION_JOB = "verification";
@@ -102,6 +103,7 @@ async function runVerificationJob(job: JobContext<VerificationJobInput>, env: En
   await job.linkRun(job.id);
   if (prior.length > 0) await storage.saveResults(job.id, prior);
   const saver = new ResultSaver(storage, job.id);
+  const usageTotals = new UsageTotals();
   // A template that does not load fails its own rows, not the job (as in the original server): the others run.
   const { questions } = await selectQuestions(benchmark, config, {
     ...(input.question_ids === null ? {} : { questionIds: input.question_ids }),
@@ -120,6 +122,8 @@ async function runVerificationJob(job: JobContext<VerificationJobInput>, env: En
       if (event.type === "start") {
         const successful = prior.filter(succeeded).length;
         job.plan(event.total, { processed: prior.length, successful, failed: prior.length - successful });
+        for (const result of prior) usageTotals.add(taskUsage(result));
+        job.reportUsage(usageTotals.value);
       } else if (event.type === "task-start") {
         job.taskStarted({
           key: event.task.key,
@@ -128,6 +132,9 @@ async function runVerificationJob(job: JobContext<VerificationJobInput>, env: En
         });
       } else if (event.type === "result") {
         saver.add(event.result);
+        const usage = taskUsage(event.result);
+        usageTotals.add(usage);
+        job.reportUsage(usageTotals.value);
         const { metadata } = event.result;
         job.taskCompleted(
           {
@@ -136,7 +143,7 @@ async function runVerificationJob(job: JobContext<VerificationJobInput>, env: En
             replicate: metadata.replicate ?? null,
           },
           succeeded(event.result),
-          { result_summary: resultSummary(event.result) },
+          { result_summary: resultSummary(event.result), ...usage },
         );
       }
     },

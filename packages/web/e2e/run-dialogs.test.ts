@@ -1,0 +1,207 @@
+/**
+ * The run screen's dialogs and manual traces in Chromium against the real server: the MCP servers dialog
+ * against a real local MCP server (validate, choose tools, the job config that follows), the Presets dialog
+ * (save, rename inline, apply, delete with the in-app confirmation) and a run answered from uploaded manual
+ * traces.
+ */
+import { createHash } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { z } from "zod";
+import { drugReplies } from "../../karenina/src/server/__fixtures__/verification-jobs.js";
+import { drugBenchmark } from "../../karenina/src/test-support/cli.js";
+import { mcpHttpServerPerTest } from "../../karenina/src/test-support/mcp-http-server.js";
+import {
+  type OpenAiTestServer,
+  startOpenAiServer,
+} from "../../karenina/src/test-support/openai-server/index.js";
+import { type BrowserApp, describeInBrowser, openBrowserApp } from "./__fixtures__/browser.js";
+import { card, loadWorkingBenchmark, noSeriousViolations, scriptedModel } from "./__fixtures__/run-screen.js";
+
+/** Clicks Run Selected; returns the job config the page POSTed and the id of the job it started. */
+async function runAndCapture(page: Page): Promise<{ config: Record<string, unknown>; jobId: string }> {
+  const [response] = await Promise.all([
+    page.waitForResponse(
+      (res) => res.request().method() === "POST" && res.url().endsWith("/api/v2/verifications"),
+    ),
+    page.getByRole("button", { name: /^Run Selected/ }).click(),
+  ]);
+  const { config } = response.request().postDataJSON() as { config: Record<string, unknown> };
+  const { job_id } = (await response.json()) as { job_id: string };
+  return { config, jobId: job_id };
+}
+
+/** Waits until the server says the job has ended; returns its final status. */
+async function jobEnd(app: BrowserApp, jobId: string): Promise<string> {
+  for (let i = 0; i < 600; i++) {
+    const res = await fetch(`${app.url}/api/v2/verifications/${jobId}/progress`, {
+      headers: { authorization: `Bearer ${app.server.token}` },
+    });
+    const { status } = (await res.json()) as { status: string };
+    if (["completed", "failed", "cancelled"].includes(status)) return status;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`job ${jobId} did not end`);
+}
+
+const md5 = (text: string) => createHash("md5").update(text).digest("hex");
+
+describeInBrowser("run screen dialogs", () => {
+  let app: BrowserApp;
+  let llm: OpenAiTestServer;
+  let folder: string;
+  const startMcp = mcpHttpServerPerTest();
+  const benchmark = drugBenchmark(2, "dialogs-e2e");
+  beforeAll(async () => {
+    app = await openBrowserApp();
+    llm = await startOpenAiServer(drugReplies());
+    folder = await mkdtemp(join(tmpdir(), "karenina-run-dialogs-"));
+    await app.server.deps.storage.saveBenchmark(benchmark);
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+    await llm?.close();
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true });
+  });
+
+  test("MCP: add a server, Validate lists its tools, keep some, save; the job config holds them", async () => {
+    const { page } = app;
+    const url = await startMcp(() => {
+      const mcp = new McpServer({ name: "bio", version: "1" });
+      for (const name of ["lookup_gene", "lookup_drug", "search_papers"])
+        mcp.registerTool(name, { description: `Tool ${name}`, inputSchema: { q: z.string() } }, async () => ({
+          content: [{ type: "text", text: "ok" }],
+        }));
+      return mcp;
+    });
+    await loadWorkingBenchmark(app, "dialogs-e2e");
+    await scriptedModel(page, "Answering model 1", "answerer", llm.baseURL);
+    await scriptedModel(page, "Parsing model 1", "judge", llm.baseURL);
+
+    await card(page, "Answering model 1").getByRole("button", { name: "Configure MCP" }).click();
+    const dialog = page.getByRole("dialog", { name: "Configure MCP" });
+    await dialog.getByRole("button", { name: "Add server" }).click();
+    await dialog.getByLabel("Server name").fill("bio");
+    await dialog.getByLabel("Server URL").fill(url);
+    await dialog.getByRole("button", { name: "Validate" }).click();
+    await dialog.getByText("3 tools").waitFor();
+    await dialog.getByText("3 of 3 selected").waitFor();
+    await dialog.getByRole("checkbox", { name: "search_papers" }).uncheck();
+    await dialog.getByText("2 of 3 selected").waitFor();
+    await app.screenshot("run-mcp-dialog");
+    await noSeriousViolations(app);
+    await dialog.getByRole("button", { name: "Save Configuration" }).click();
+    await card(page, "Answering model 1").getByRole("button", { name: "Configure MCP (1)" }).waitFor();
+
+    await page.getByRole("checkbox", { name: "Select all visible questions" }).check();
+    const { config, jobId } = await runAndCapture(page);
+    const [answering] = config.answering_models as Record<string, unknown>[];
+    expect(answering?.mcp_urls_dict).toEqual({ bio: url });
+    expect(answering?.mcp_tool_filter).toEqual(["lookup_gene", "lookup_drug"]);
+    expect(await jobEnd(app, jobId)).toBe("completed");
+  });
+
+  test("Presets: save, rename inline (Enter saves, Escape cancels), apply over changed settings, delete after confirming", async () => {
+    const { page } = app;
+    await loadWorkingBenchmark(app, "dialogs-e2e");
+    const answering = card(page, "Answering model 1");
+    // the MCP servers of the test before are not part of this one
+    await answering.getByRole("button", { name: /^Configure MCP/ }).click();
+    const mcp = page.getByRole("dialog", { name: "Configure MCP" });
+    if (await mcp.getByRole("button", { name: "Remove server" }).count()) {
+      await mcp.getByRole("button", { name: "Remove server" }).click();
+      await mcp.getByRole("button", { name: "Save Configuration" }).click();
+    } else await mcp.getByRole("button", { name: "Cancel" }).click();
+    await scriptedModel(page, "Answering model 1", "answerer", llm.baseURL);
+    await scriptedModel(page, "Parsing model 1", "judge", llm.baseURL);
+
+    await page.getByRole("button", { name: "Manage Presets" }).click();
+    let dialog = page.getByRole("dialog", { name: "Manage Presets" });
+    await dialog.getByText("No presets saved yet.").waitFor();
+    await dialog.getByLabel("Preset name").fill("Scripted pair");
+    await dialog.getByLabel("Preset description").fill("answerer judged by judge");
+    await dialog.getByRole("button", { name: "Save Preset" }).click();
+    await dialog.getByRole("button", { name: "Apply Scripted pair" }).waitFor();
+
+    await dialog.getByRole("button", { name: "Scripted pair (edit name)" }).click();
+    await dialog.getByLabel("Name", { exact: true }).fill("Thrown away");
+    await dialog.getByLabel("Name", { exact: true }).press("Escape");
+    expect(await dialog.isVisible()).toBe(true); // Escape left the field, not the dialog
+    await dialog.getByRole("button", { name: "Scripted pair (edit name)" }).waitFor();
+    expect(await dialog.getByText("Thrown away").count()).toBe(0);
+
+    await dialog.getByRole("button", { name: "Scripted pair (edit name)" }).click();
+    await dialog.getByLabel("Name", { exact: true }).fill("Renamed pair");
+    await dialog.getByLabel("Name", { exact: true }).press("Enter");
+    await dialog.getByRole("button", { name: "Apply Renamed pair" }).waitFor();
+    await app.screenshot("run-presets-dialog");
+    await noSeriousViolations(app);
+    await dialog.getByRole("button", { name: "Close manage presets" }).click();
+
+    await answering.getByLabel("Model name").fill("something-else");
+    await answering.getByLabel("Endpoint URL").fill("http://127.0.0.1:1/v1");
+    await page.getByRole("button", { name: "Add Answering Model" }).click();
+    await card(page, "Answering model 2").waitFor();
+
+    await page.getByRole("button", { name: "Manage Presets" }).click();
+    dialog = page.getByRole("dialog", { name: "Manage Presets" });
+    await dialog.getByRole("button", { name: "Apply Renamed pair" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await answering.getByLabel("Model name").inputValue()).toBe("answerer");
+    expect(await answering.getByLabel("Endpoint URL").inputValue()).toBe(llm.baseURL);
+    expect(await card(page, "Answering model 2").count()).toBe(0);
+    expect(await card(page, "Parsing model 1").getByLabel("Model name").inputValue()).toBe("judge");
+
+    await page.getByRole("button", { name: "Manage Presets" }).click();
+    dialog = page.getByRole("dialog", { name: "Manage Presets" });
+    await dialog.getByRole("button", { name: "Delete Renamed pair" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete preset" });
+    await confirm.getByText("Delete the preset “Renamed pair”?").waitFor();
+    await noSeriousViolations(app);
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await dialog.getByRole("button", { name: "Apply Renamed pair" }).waitFor();
+    await dialog.getByRole("button", { name: "Delete Renamed pair" }).click();
+    await confirm.getByRole("button", { name: "Delete", exact: true }).click();
+    await dialog.getByText("No presets saved yet.").waitFor();
+    const stored = await fetch(`${app.url}/api/v2/presets`, {
+      headers: { authorization: `Bearer ${app.server.token}` },
+    });
+    expect(((await stored.json()) as { items: unknown[] }).items).toEqual([]);
+    await dialog.getByRole("button", { name: "Close manage presets" }).click();
+  });
+
+  test("manual traces: an uploaded md5 → trace file answers the run; the results hold those traces", async () => {
+    const { page } = app;
+    await loadWorkingBenchmark(app, "dialogs-e2e");
+    const traces = Object.fromEntries(
+      benchmark.slice().map((question, i) => [md5(question.text), `Venetoclax, from manual trace ${i}.`]),
+    );
+    const file = join(folder, "traces.json");
+    await writeFile(file, JSON.stringify(traces));
+    const answering = card(page, "Answering model 1");
+    await answering.getByRole("radio", { name: "manual", exact: true }).check();
+    await answering.getByLabel("Manual traces (JSON)").setInputFiles(file);
+    await answering.getByText("Loaded traces.json: 2 traces").waitFor();
+    await scriptedModel(page, "Parsing model 1", "judge", llm.baseURL);
+    await page.getByRole("checkbox", { name: "Select all visible questions" }).check();
+    const { config, jobId } = await runAndCapture(page);
+    expect((config.answering_models as Record<string, unknown>[])[0]).toMatchObject({
+      interface: "manual",
+      manual_traces: traces,
+    });
+    expect(await jobEnd(app, jobId)).toBe("completed");
+    await page.getByText("Verification completed: 2 of 2 done").waitFor();
+    const results = (await (
+      await fetch(`${app.url}/api/v2/verifications/${jobId}/results`, {
+        headers: { authorization: `Bearer ${app.server.token}` },
+      })
+    ).json()) as { items: { template: { raw_llm_response: string } }[] };
+    const answers = results.items.map((row) => row.template.raw_llm_response).sort();
+    expect(answers).toEqual(Object.values(traces).sort());
+    expect(app.errors.filter((error) => !error.includes("Failed to load resource"))).toEqual([]);
+  });
+});
