@@ -9,7 +9,6 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { z } from "zod";
 import { drugReplies } from "../../karenina/src/server/__fixtures__/verification-jobs.js";
@@ -20,33 +19,14 @@ import {
   startOpenAiServer,
 } from "../../karenina/src/test-support/openai-server/index.js";
 import { type BrowserApp, describeInBrowser, openBrowserApp } from "./__fixtures__/browser.js";
-import { card, loadWorkingBenchmark, noSeriousViolations, scriptedModel } from "./__fixtures__/run-screen.js";
-
-/** Clicks Run Selected; returns the job config the page POSTed and the id of the job it started. */
-async function runAndCapture(page: Page): Promise<{ config: Record<string, unknown>; jobId: string }> {
-  const [response] = await Promise.all([
-    page.waitForResponse(
-      (res) => res.request().method() === "POST" && res.url().endsWith("/api/v2/verifications"),
-    ),
-    page.getByRole("button", { name: /^Run Selected/ }).click(),
-  ]);
-  const { config } = response.request().postDataJSON() as { config: Record<string, unknown> };
-  const { job_id } = (await response.json()) as { job_id: string };
-  return { config, jobId: job_id };
-}
-
-/** Waits until the server says the job has ended; returns its final status. */
-async function jobEnd(app: BrowserApp, jobId: string): Promise<string> {
-  for (let i = 0; i < 600; i++) {
-    const res = await fetch(`${app.url}/api/v2/verifications/${jobId}/progress`, {
-      headers: { authorization: `Bearer ${app.server.token}` },
-    });
-    const { status } = (await res.json()) as { status: string };
-    if (["completed", "failed", "cancelled"].includes(status)) return status;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`job ${jobId} did not end`);
-}
+import {
+  card,
+  jobEnd,
+  loadWorkingBenchmark,
+  noSeriousViolations,
+  runAndCapture,
+  scriptedModel,
+} from "./__fixtures__/run-screen.js";
 
 const md5 = (text: string) => createHash("md5").update(text).digest("hex");
 

@@ -24,6 +24,7 @@ import {
   type PortCapabilities,
   type StructuredSchema,
 } from "./ports.js";
+import { type RequestSettings, requestSettings } from "./request-settings.js";
 import { addUsage, emptyUsage, isUsageEmpty, type UsageMetadata } from "./usage.js";
 
 /** Sampling and timeout settings every provider adapter takes. */
@@ -34,6 +35,11 @@ export interface ModelCallSettings {
   maxTokens?: number;
   /** Default per-call timeout in milliseconds (120 000 when absent). */
   requestTimeoutMs?: number;
+  /**
+   * Further request arguments, named as the original's chat client takes them (`top_p`, `seed`, `stop`, ...):
+   * a model's `extra_kwargs` without its control keys. See {@link requestSettings} for what each provider sends.
+   */
+  extraKwargs?: Readonly<Record<string, unknown>>;
 }
 
 /** An AI SDK model and how to call it: what {@link languageModelLlm} and {@link languageModelParser} need. */
@@ -43,6 +49,8 @@ export interface LanguageModelTarget extends ModelCallSettings {
   model: LanguageModelV3;
   /** Values that must never appear in an error message (the API key); replaced by `[redacted]`. */
   secrets?: readonly string[];
+  /** The call settings made of `extraKwargs` for this provider; spread them into every call. */
+  request?: RequestSettings;
 }
 
 /** The sampling and timeout settings of any provider's options, without its connection settings. */
@@ -52,17 +60,25 @@ export function callSettings(options: ModelCallSettings): ModelCallSettings {
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(options.extraKwargs === undefined ? {} : { extraKwargs: options.extraKwargs }),
   };
 }
 
-/** The target of `model` for `adapter`: the call settings of `options`, and `apiKey` kept out of messages. */
+/**
+ * The target of `model` for `adapter`: the call settings of `options`, and `apiKey` kept out of messages.
+ * `bodyProvider` names the provider-options entry an OpenAI-compatible provider merges into the request body,
+ * so that extra arguments it has no setting for still reach the server (see {@link requestSettings}).
+ */
 export function languageModelTarget(
   adapter: string,
   options: ModelCallSettings,
   model: LanguageModelV3,
   apiKey: string,
+  bodyProvider?: string,
 ): LanguageModelTarget {
-  return { ...callSettings(options), adapter, model, secrets: [apiKey] };
+  const settings = callSettings(options);
+  const request = requestSettings(settings.extraKwargs, bodyProvider);
+  return { ...settings, adapter, model, secrets: [apiKey], request };
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -127,6 +143,7 @@ async function call(
       abortSignal: guard.signal,
       ...(target.temperature === undefined ? {} : { temperature: target.temperature }),
       ...(target.maxTokens === undefined ? {} : { maxOutputTokens: target.maxTokens }),
+      ...target.request,
       ...(schema === undefined
         ? {}
         : {
@@ -191,6 +208,7 @@ async function streamCall(
       abortSignal: guard.signal,
       ...(target.temperature === undefined ? {} : { temperature: target.temperature }),
       ...(target.maxTokens === undefined ? {} : { maxOutputTokens: target.maxTokens }),
+      ...target.request,
     });
     const reader = stream.getReader();
     const aborted = whenAborted(guard.signal);

@@ -54,6 +54,7 @@ export {
 export * from "./providers/index.js";
 export * from "./recording/index.js";
 export * from "./replay/index.js";
+export { type RequestSettings, requestSettings } from "./request-settings.js";
 export {
   type CategoryRetryConfig,
   CategoryRetryConfigSchema,

@@ -39,3 +39,32 @@ export async function scriptedModel(page: Page, title: string, model: string, ba
 export async function noSeriousViolations(app: BrowserApp): Promise<void> {
   expect(await app.seriousAccessibilityViolations()).toEqual([]);
 }
+
+/** Clicks `button`; returns the job config the page POSTed, the response status and the job id. */
+export async function runAndCapture(
+  page: Page,
+  button: RegExp | string = /^Run Selected/,
+): Promise<{ config: Record<string, unknown>; status: number; jobId: string }> {
+  const [response] = await Promise.all([
+    page.waitForResponse(
+      (res) => res.request().method() === "POST" && res.url().endsWith("/api/v2/verifications"),
+    ),
+    page.getByRole("button", { name: button }).click(),
+  ]);
+  const { config } = response.request().postDataJSON() as { config: Record<string, unknown> };
+  const { job_id } = (await response.json()) as { job_id: string };
+  return { config, status: response.status(), jobId: job_id };
+}
+
+/** Waits until the server says the job has ended; returns its final status. */
+export async function jobEnd(app: BrowserApp, jobId: string): Promise<string> {
+  for (let i = 0; i < 600; i++) {
+    const res = await fetch(`${app.url}/api/v2/verifications/${jobId}/progress`, {
+      headers: { authorization: `Bearer ${app.server.token}` },
+    });
+    const { status } = (await res.json()) as { status: string };
+    if (["completed", "failed", "cancelled"].includes(status)) return status;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`job ${jobId} did not end`);
+}

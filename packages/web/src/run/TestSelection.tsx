@@ -118,9 +118,9 @@ export function TestSelection(props: TestSelectionProps) {
                     </td>
                     {props.customFewShot && (
                       <td>
-                        {q.fewShotExampleIds.length === 0
+                        {q.fewShotExamples.length === 0
                           ? "none"
-                          : q.fewShotExampleIds.map((example) => {
+                          : q.fewShotExamples.map(({ ref: example, question }) => {
                               const picked = props.fewShotSelections[q.id] ?? [];
                               return (
                                 <label key={example} className="check-label">
@@ -137,7 +137,7 @@ export function TestSelection(props: TestSelectionProps) {
                                       )
                                     }
                                   />
-                                  {example}
+                                  {question}
                                 </label>
                               );
                             })}

@@ -10,8 +10,17 @@ export interface RunQuestion {
   readonly lastModified: string | null;
   /** The MD5 of the question text: the key of its manual trace. */
   readonly hash: string;
-  /** Its few-shot example ids (for the custom few-shot picker). */
-  readonly fewShotExampleIds: readonly string[];
+  /** Its few-shot examples (for the custom few-shot picker). */
+  readonly fewShotExamples: readonly FewShotExampleRef[];
+}
+
+/**
+ * A question's few-shot example as the custom picker shows it: `ref` is what `selected_examples` holds, the MD5
+ * of the example's question (the library reads a string reference as that MD5, a number as an index).
+ */
+export interface FewShotExampleRef {
+  readonly ref: string;
+  readonly question: string;
 }
 
 interface PropertyLike {
@@ -24,7 +33,7 @@ function propertyValue(properties: unknown, name: string): unknown {
   return (properties as PropertyLike[]).find((property) => property?.name === name)?.value;
 }
 
-function fewShotIds(value: unknown): string[] {
+function fewShotExamples(value: unknown): FewShotExampleRef[] {
   let examples = value;
   if (typeof value === "string") {
     try {
@@ -34,9 +43,9 @@ function fewShotIds(value: unknown): string[] {
     }
   }
   if (!Array.isArray(examples)) return [];
-  return examples.map((example, index) => {
-    const id = (example as { id?: unknown } | null)?.id;
-    return typeof id === "string" || typeof id === "number" ? String(id) : String(index);
+  return examples.flatMap((example) => {
+    const question = (example as { question?: unknown } | null)?.question;
+    return typeof question === "string" ? [{ ref: md5Hex(question), question }] : [];
   });
 }
 
@@ -54,7 +63,7 @@ export function questionsOfCheckpoint(checkpoint: DataFeed): RunQuestion[] {
       finished: propertyValue(item.additionalProperty, "finished") === true,
       lastModified: typeof modified === "string" ? modified : null,
       hash: md5Hex(text),
-      fewShotExampleIds: fewShotIds(propertyValue(item.additionalProperty, "few_shot_examples")),
+      fewShotExamples: fewShotExamples(propertyValue(item.additionalProperty, "few_shot_examples")),
     };
   });
 }

@@ -33,7 +33,7 @@ const question = (id: string, text: string, finished = true): RunQuestion => ({
   finished,
   lastModified: null,
   hash: md5Hex(text),
-  fewShotExampleIds: [],
+  fewShotExamples: [],
 });
 
 describe("manual trace file checks (spec 07 §1.5)", () => {

@@ -121,6 +121,7 @@ export function toolLoopAgent(target: LanguageModelTarget, defaults: ToolLoopAge
           maxRetries: middleware === undefined ? (defaults.maxRetries ?? DEFAULT_MAX_RETRIES) : 0,
           ...(target.temperature === undefined ? {} : { temperature: target.temperature }),
           ...(target.maxTokens === undefined ? {} : { maxOutputTokens: target.maxTokens }),
+          ...target.request,
           ...(summarizer === null
             ? {}
             : {

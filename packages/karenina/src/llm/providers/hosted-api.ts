@@ -37,6 +37,11 @@ export interface HostedApi {
   baseUrlVariable?: string;
   /** How a base URL given in the options or the environment becomes the client's; default: trailing `/` dropped. */
   finalizeBaseUrl?: (given: string) => string;
+  /**
+   * For an OpenAI-compatible client: the provider-options name it merges into the request body, so extra
+   * arguments reach the server (see `requestSettings`).
+   */
+  bodyProvider?: string;
 }
 
 /** The key and base URL of a hosted API's client. */
@@ -81,5 +86,5 @@ export function hostedModel(
   model: (connection: HostedConnection) => LanguageModelV3,
 ): LanguageModelTarget {
   const connection = hostedConnection(api, options);
-  return languageModelTarget(api.adapter, options, model(connection), connection.apiKey);
+  return languageModelTarget(api.adapter, options, model(connection), connection.apiKey, api.bodyProvider);
 }

@@ -61,6 +61,7 @@ export function openAiEndpointModel(options: OpenAiEndpointOptions): LanguageMod
     options,
     provider.chatModel(options.modelName),
     options.apiKey,
+    "openai_endpoint",
   );
 }
 

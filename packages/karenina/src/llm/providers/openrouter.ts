@@ -19,6 +19,7 @@ const OPENROUTER: HostedApi = {
   keyVariables: ["OPENROUTER_API_KEY"],
   keySetting: "endpoint_api_key",
   baseURL: OPENROUTER_BASE_URL,
+  bodyProvider: "openrouter",
 };
 
 /**

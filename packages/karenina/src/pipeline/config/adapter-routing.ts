@@ -69,12 +69,51 @@ export function openAiEndpointOptions(model: ModelConfig): OpenAiEndpointOptions
 }
 
 function modelCallSettings(model: ModelConfig): ModelCallSettings {
+  const extraKwargs = requestKwargs(model);
   return {
     modelName: model.model_name ?? "",
     temperature: model.temperature,
     maxTokens: model.max_tokens,
     ...(model.request_timeout === null ? {} : { requestTimeoutMs: model.request_timeout * 1000 }),
+    ...(extraKwargs === null ? {} : { extraKwargs }),
   };
+}
+
+/**
+ * `extra_kwargs` keys that are not request arguments: the library's own settings (spec 04 §3, 05 §5), the key
+ * and URL of the client, and client settings the model's own fields already give (timeout, retries).
+ */
+const CONTROL_KWARGS = new Set([
+  "endpoint_base_url_mode",
+  "claude_sdk_parser_openai_base_url",
+  "effort",
+  "agent_runtime",
+  "api_key",
+  "base_url",
+  "timeout",
+  "request_timeout",
+  "max_retries",
+]);
+
+/** Keys whose object the original's OpenAI client merges into the request body (LangChain `ChatOpenAI`). */
+const BODY_KWARGS = ["model_kwargs", "extra_body"];
+
+/**
+ * The request arguments among a model's `extra_kwargs` (spec 05 §5.1: the original passes them to its chat
+ * client, which sends them with each request): every key but the control keys, with `model_kwargs` and
+ * `extra_body` opened into their fields. Null when there are none.
+ */
+export function requestKwargs(model: ModelConfig): Record<string, unknown> | null {
+  const sent: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(model.extra_kwargs ?? {})) {
+    if (CONTROL_KWARGS.has(key)) continue;
+    if (BODY_KWARGS.includes(key) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+      Object.assign(sent, value);
+    } else {
+      sent[key] = value;
+    }
+  }
+  return Object.keys(sent).length === 0 ? null : sent;
 }
 
 /** A string setting of `extra_kwargs` (the original passes them to the client: `api_key`, `base_url`). */
@@ -174,11 +213,19 @@ export function languageModelFor(model: ModelConfig, options: PortRoutingOptions
   }
 }
 
-/** What identifies a model's requests in recordings: its adapter and model name, and its sampling settings. */
+/**
+ * What identifies a model's requests in recordings: its adapter and model name, and its sampling settings
+ * (request arguments from `extra_kwargs` only when there are some, so recordings of other models keep their keys).
+ */
 function recordingIdentity(model: ModelConfig) {
+  const extraKwargs = requestKwargs(model);
   return {
     modelIdentity: `${callAdapterFor(model)}:${model.model_name}`,
-    parameters: { temperature: model.temperature, max_tokens: model.max_tokens },
+    parameters: {
+      temperature: model.temperature,
+      max_tokens: model.max_tokens,
+      ...(extraKwargs === null ? {} : { extra_kwargs: extraKwargs }),
+    },
   };
 }
 

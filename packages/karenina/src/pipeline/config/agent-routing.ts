@@ -18,7 +18,7 @@ import {
   type RecordingMode,
   recordingAgentPort,
 } from "../../llm/index.js";
-import { languageModelFor } from "./adapter-routing.js";
+import { languageModelFor, requestKwargs } from "./adapter-routing.js";
 import { AgentMiddlewareConfigSchema, summarizationTrigger } from "./agent-middleware.js";
 import { type AgentTier, INTERFACES, isKnownInterface } from "./interfaces.js";
 import type { ModelConfig } from "./model-config.js";
@@ -114,6 +114,7 @@ export function agentPortFor(model: ModelConfig, options: AgentRoutingOptions = 
   const { recording } = options;
   if (recording === undefined) return liveAgentPortFor(model, options);
   const real = recording.mode === "replay" ? null : liveAgentPortFor(model, options);
+  const extraKwargs = requestKwargs(model);
   return recordingAgentPort(real, {
     ...recording,
     modelIdentity: `${model.interface}:${model.model_name}`,
@@ -123,6 +124,7 @@ export function agentPortFor(model: ModelConfig, options: AgentRoutingOptions = 
       mcp_servers: Object.keys(model.mcp_urls_dict ?? {}).sort(),
       mcp_tool_filter: model.mcp_tool_filter ?? null,
       agent_middleware: model.agent_middleware ?? null,
+      ...(extraKwargs === null ? {} : { extra_kwargs: extraKwargs }),
     },
   });
 }

@@ -7,6 +7,7 @@ export {
   openAiEndpointOptions,
   type PortRoutingOptions,
   parserPortFor,
+  requestKwargs,
 } from "./adapter-routing.js";
 export {
   type AgentMiddlewareConfig,

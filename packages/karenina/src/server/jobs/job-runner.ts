@@ -314,6 +314,9 @@ export class JobRunner {
   async cancel(id: string): Promise<JobView> {
     await this.recover();
     const live = this.#live.get(id);
+    // A job that has just ended stays live while its last event is written: it is final, not cancellable.
+    if (live !== undefined && (FINAL_JOB_STATUSES as readonly string[]).includes(live.progress.status))
+      throw jobStateConflict(id, live.progress.status, "cancelled");
     if (live !== undefined) {
       if (live.progress.status === "pending") {
         this.#queue.splice(this.#queue.indexOf(live), 1);
