@@ -110,8 +110,20 @@ describe("withNonBlockingRegexes: synchronous work whose regexes are awaited off
     expect(error).toEqual(new RangeError("the work's own"));
   });
 
-  test("past the pass limit the rest run synchronously, with the same results", async () => {
-    const work = () => Array.from({ length: 300 }, (_, i) => pythonSearch(`^${i}$`, String(i % 7)));
+  test("attack: catastrophic patterns past the pass limit are refused, never run on the calling thread", async () => {
+    // 256 cheap distinct patterns use up the passes; before the fix the next ones ran synchronously, each
+    // holding the event loop to its deadline (a RegexTimeoutError here), 1 s apiece for a real checkpoint.
+    const work = () => {
+      for (let i = 0; i < 256; i++) pythonSearch(`^${i}$`, String(i % 7));
+      return pythonSearch("(a+)+$", NESTED_TEXT, { timeoutMs: 300 });
+    };
+    const error = await withNonBlockingRegexes(work).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RegexEngineError);
+    expect((error as RegexEngineError).message).toMatch(/more than 256 distinct regex evaluations/);
+  });
+
+  test("up to the pass limit every evaluation gives what it gives when run synchronously", async () => {
+    const work = () => Array.from({ length: 255 }, (_, i) => pythonSearch(`^${i}$`, String(i % 7)));
     expect(await withNonBlockingRegexes(work)).toEqual(work());
   });
 

@@ -1,11 +1,12 @@
 import { runJobAsync } from "./async-runner.js";
 import type { RegexJob } from "./deadline-runner.js";
-import { runJobNow } from "./deadline-runner.js";
+import { RegexEngineError } from "./errors.js";
 import { withRegexAnswerer } from "./replay-hook.js";
 
 /**
- * Passes of the work before the remaining evaluations are run synchronously: each pass learns one more
- * result, so a pathological piece of work with thousands of regexes cannot make the passes quadratic.
+ * Passes of the work, each learning one more regex result; past them the remaining evaluations are refused
+ * with a RegexEngineError, so a pathological piece of work with thousands of regexes can neither make the
+ * passes quadratic nor fall back to holding the thread.
  */
 const MAX_PASSES = 256;
 
@@ -51,10 +52,15 @@ export async function withNonBlockingRegexes<T>(work: () => T): Promise<T> {
     }
     known.set(jobKey(missing), await settled(runJobAsync(missing)));
   }
-  // Past the pass limit: known results are reused, the rest run synchronously (correct, only blocking).
+  // Past the pass limit the rest are refused, not run here: run synchronously, a checkpoint's 257th and later
+  // catastrophic patterns would each hold the event loop to their deadline.
   return withRegexAnswerer((job) => {
     const result = known.get(jobKey(job));
-    if (result === undefined) return runJobNow(job);
+    if (result === undefined)
+      throw new RegexEngineError(
+        job.subject,
+        `one check asked for more than ${MAX_PASSES} distinct regex evaluations; the rest are not run`,
+      );
     if ("error" in result) throw result.error;
     return result.value;
   }, work);
