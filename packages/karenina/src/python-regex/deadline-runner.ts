@@ -137,7 +137,7 @@ export function runRegex<Op extends RegexOperation>(
 let current: RegexWorker | null = null;
 
 /** Runs `job` on the synchronous runner's worker, the calling thread waiting. */
-export function runJobNow(job: RegexJob): unknown {
+function runJobNow(job: RegexJob): unknown {
   const worker = readyWorker(job.subject);
   return outcomeValue(job, worker.run(job.request, job.timeoutMs), () => retire(worker));
 }

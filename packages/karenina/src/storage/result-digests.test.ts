@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { Benchmark } from "../benchmark/index.js";
 import {
   digestJson,
   RESULT_DIGEST_VERSION,
@@ -8,25 +7,11 @@ import {
   type VerificationResult,
 } from "../results/index.js";
 import { rawQuery, storageTargets } from "./__fixtures__/databases.js";
-import { richResult, timedOutResult } from "./__fixtures__/results.js";
+import { mixedResults, richResult, threeQuestionBenchmark } from "./__fixtures__/results.js";
 import { openStorage, type Storage } from "./index.js";
 
-const QUESTIONS = ["q1", "q2", "q3"];
-
-function bench(): Benchmark {
-  const b = Benchmark.create({ name: "bench", version: "1.0.0" });
-  for (const id of QUESTIONS) b.addQuestion(`Question ${id}?`, `Answer ${id}`, { questionId: id });
-  return b;
-}
-
-/** Passes, template failures and a timed-out row, with replicates. */
-function results(): VerificationResult[] {
-  const rows: VerificationResult[] = [];
-  for (let i = 0; i < 25; i++)
-    rows.push(richResult({ questionId: QUESTIONS[i % 3] as string, replicate: i + 1, passed: i % 4 !== 0 }));
-  rows.push(timedOutResult("q2"));
-  return rows;
-}
+const bench = threeQuestionBenchmark;
+const results = () => mixedResults(25);
 
 /** Every digest of a run, a page of `size` at a time. */
 async function allDigests(storage: Storage, runId: string, size: number): Promise<VerificationResult[]> {

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { Benchmark } from "../benchmark/index.js";
 import {
   createSummaryAccumulator,
   SUMMARY_FORMAT_VERSION,
@@ -7,25 +6,11 @@ import {
   type VerificationResult,
 } from "../results/index.js";
 import { rawQuery, storageTargets } from "./__fixtures__/databases.js";
-import { richResult, timedOutResult } from "./__fixtures__/results.js";
+import { mixedResults, richResult, threeQuestionBenchmark } from "./__fixtures__/results.js";
 import { openStorage, type Storage } from "./index.js";
 
-const QUESTIONS = ["q1", "q2", "q3"];
-
-function bench(): Benchmark {
-  const b = Benchmark.create({ name: "bench", version: "1.0.0" });
-  for (const id of QUESTIONS) b.addQuestion(`Question ${id}?`, `Answer ${id}`, { questionId: id });
-  return b;
-}
-
-/** Passes, failures and a timed-out row, with replicates. */
-function results(): VerificationResult[] {
-  const rows: VerificationResult[] = [];
-  for (let i = 0; i < 12; i++)
-    rows.push(richResult({ questionId: QUESTIONS[i % 3] as string, replicate: i + 1, passed: i % 4 !== 0 }));
-  rows.push(timedOutResult("q2"));
-  return rows;
-}
+const bench = threeQuestionBenchmark;
+const results = () => mixedResults(12);
 
 /** The summary of a run as the server computes it: from its stored digests, page by page. */
 async function computedFromDigests(storage: Storage, runId: string) {

@@ -3,6 +3,7 @@
  * section is filled (template with usage and agent metrics, rubric of every kind, template and rubric deep
  * judgment) so that a save → load round trip has something to lose.
  */
+import { Benchmark } from "../../benchmark/index.js";
 import { parseVerificationResult, resultId, type VerificationResult } from "../../results/index.js";
 
 const answering = { interface: "openai_endpoint", model_name: "gpt-4.1-mini", tools: ["pubmed"], config_id: "agent" };
@@ -188,4 +189,23 @@ export function manyResults(questionIds: readonly string[], count: number, optio
       ...options,
     }),
   );
+}
+
+/** The questions of {@link threeQuestionBenchmark}. */
+export const THREE_QUESTIONS = ["q1", "q2", "q3"] as const;
+
+/** A benchmark "bench" of the three questions q1–q3. */
+export function threeQuestionBenchmark(): Benchmark {
+  const bench = Benchmark.create({ name: "bench", version: "1.0.0" });
+  for (const id of THREE_QUESTIONS) bench.addQuestion(`Question ${id}?`, `Answer ${id}`, { questionId: id });
+  return bench;
+}
+
+/** `passes` rich rows over q1–q3 (one in four failing), with replicates, then a timed-out row of q2. */
+export function mixedResults(rows: number): VerificationResult[] {
+  const out: VerificationResult[] = [];
+  for (let i = 0; i < rows; i++)
+    out.push(richResult({ questionId: THREE_QUESTIONS[i % 3] as string, replicate: i + 1, passed: i % 4 !== 0 }));
+  out.push(timedOutResult("q2"));
+  return out;
 }
