@@ -108,6 +108,9 @@ type WaitAsync = (
 ) => { async: false; value: "not-equal" | "timed-out" } | { async: true; value: Promise<"ok" | "timed-out"> };
 const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
+/** How much longer than an asynchronous wait its keep-alive timer runs. */
+const KEEP_ALIVE_MARGIN_MS = 1_000;
+
 /** {@link waitForChange} without blocking the calling thread. */
 async function waitForChangeAsync(
   control: Int32Array,
@@ -115,9 +118,10 @@ async function waitForChangeAsync(
   from: number,
   timeoutMs: number,
 ): Promise<boolean> {
-  // A pending Atomics.waitAsync does not keep Node's event loop alive (a CLI run would exit mid-wait): a
-  // timer as long as the wait does.
-  const keepAlive = setTimeout(() => {}, timeoutMs);
+  // A pending Atomics.waitAsync does not keep Node's event loop alive (a CLI run would exit mid-wait): a timer
+  // does, and outlasts the wait (one of exactly the wait's length could fire just before the wait's own
+  // timeout and leave nothing holding the process); it is cleared as soon as the wait ends.
+  const keepAlive = setTimeout(() => {}, timeoutMs + KEEP_ALIVE_MARGIN_MS);
   try {
     const deadline = performance.now() + timeoutMs;
     for (;;) {
