@@ -46,6 +46,7 @@ import {
 } from "../packages/karenina/src/index.js";
 import { richResult } from "../packages/karenina/src/storage/__fixtures__/results.js";
 import { DRUG_TEMPLATE } from "../packages/karenina/src/test-support/pipeline-context.js";
+import { type Served, serve as serveWeb } from "./web-bench.js";
 
 const { values } = parseArgs({
   options: {
@@ -62,8 +63,6 @@ const RESULTS = Number(values.results);
 const TASKS = Number(values.tasks);
 const SUBSCRIBERS = Number(values.subscribers);
 const SUMMARIES = Number(values.repeat);
-const MAIN_TS = fileURLToPath(new URL("../packages/karenina/src/cli/main.ts", import.meta.url));
-const BIN = fileURLToPath(new URL("../packages/karenina/bin/karenina.js", import.meta.url));
 const LLM_SERVER = fileURLToPath(new URL("./pipeline-server.ts", import.meta.url));
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -146,33 +145,8 @@ async function populate(dbFile: string, count: number): Promise<{ jobId: string;
   }
 }
 
-interface Served {
-  child: ChildProcess;
-  url: string;
-  token: string;
-}
-
-async function serve(dir: string): Promise<Served> {
-  const args = values.built ? [BIN] : ["--import", "tsx", MAIN_TS];
-  const child = spawn(
-    process.execPath,
-    [...args, "serve", "--port", "0", "--db", join(dir, "karenina.db"), "--dir", dir],
-    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, KARENINA_ASYNC_MAX_WORKERS: "2" } },
-  );
-  let out = "";
-  const banner = await new Promise<string>((resolve, reject) => {
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      out += chunk;
-      if (out.includes("Press Ctrl+C")) resolve(out);
-    });
-    child.on("close", () => reject(new Error("karenina serve exited early")));
-  });
-  return {
-    child,
-    url: /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] as string,
-    token: /access token: +(\S+)/.exec(banner)?.[1] as string,
-  };
-}
+/** `karenina serve` on `dir`, with two async regex workers (as in the server scenario tests). */
+const serve = (dir: string) => serveWeb(dir, !values.built, { KARENINA_ASYNC_MAX_WORKERS: "2" });
 
 async function startLlmServer(): Promise<{ child: ChildProcess; baseURL: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", LLM_SERVER, "--latency", "0"], {

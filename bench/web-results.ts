@@ -16,7 +16,6 @@
  * Targets (issue 16, spec 07 §3): first page ≤ 1 s; scrolling ≥ 50 fps; initial JS ≤ 500 kB gzip. Prints
  * figures and ratios only; nothing is asserted.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -26,6 +25,7 @@ import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { type Browser, chromium } from "playwright-core";
 import { storeResults } from "./stored-results.js";
+import { CHROMIUM, CHROMIUM_FLAGS, median, ms, type Served, serve as serveCli, stop } from "./web-bench.js";
 
 const { values } = parseArgs({
   options: {
@@ -34,56 +34,11 @@ const { values } = parseArgs({
   },
 });
 const RESULTS = Number(values.results);
-const MAIN_TS = fileURLToPath(new URL("../packages/karenina/src/cli/main.ts", import.meta.url));
-const BIN = fileURLToPath(new URL("../packages/karenina/bin/karenina.js", import.meta.url));
 const WEB_DIST = fileURLToPath(new URL("../packages/web/dist/", import.meta.url));
-const CHROMIUM = process.env.KARENINA_CHROMIUM ?? "/usr/bin/chromium";
-/** As in packages/web/e2e/__fixtures__/browser.ts. */
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const ROW_HEIGHT = 36;
 
-const median = (samples: readonly number[]) =>
-  [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
-const ms = (n: number) => `${n.toFixed(0)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
-
-interface Served {
-  readonly child: ChildProcess;
-  readonly url: string;
-}
-
-async function serve(dir: string): Promise<Served> {
-  const args = values.source ? ["--import", "tsx", MAIN_TS] : [BIN];
-  const child = spawn(
-    process.execPath,
-    [...args, "serve", "--port", "0", "--db", join(dir, "karenina.db"), "--dir", dir],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  let out = "";
-  const banner = await new Promise<string>((resolve, reject) => {
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      out += chunk;
-      if (out.includes("Press Ctrl+C")) resolve(out);
-    });
-    child.on("close", () => reject(new Error("karenina serve exited early")));
-  });
-  return { child, url: /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] as string };
-}
-
-async function stop(served: Served): Promise<void> {
-  const closed = new Promise((resolve) => served.child.once("close", resolve));
-  served.child.kill("SIGTERM");
-  await closed;
-}
+const serve = (dir: string) => serveCli(dir, values.source);
 
 // Records in the page when the first body row with a cell appears (ms since navigation start).
 const FIRST_ROW_PROBE = `

@@ -74,8 +74,8 @@ describeInBrowser("a run from configuration to results with a detail view opened
 
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
-    // A 404 is sometimes logged under load while the job's run row is still being created (as in run.test.ts,
-    // failed loads are left out); page errors and other console errors still fail the test.
-    expect(app.errors.filter((error) => !error.includes("Failed to load resource"))).toEqual([]);
+    // No failed load either: the results of a job whose run row is not created yet are an empty table (was a
+    // 404 logged now and then under load).
+    expect(app.errors).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 import {
+  checkNesting,
   customPropertyName,
   type PropertyValue,
+  property,
   removeProperty,
   upsertProperty,
   workspacePathProblem,
@@ -29,12 +31,13 @@ import {
   type SearchOptions,
   searchRows,
 } from "./queries.js";
-import { newItem } from "./question-items.js";
+import { newItem, templateName } from "./question-items.js";
 import type {
   AddQuestionOptions,
   QuestionMetadata,
   QuestionMetadataUpdate,
   QuestionRecordInput,
+  QuestionUpdate,
 } from "./types.js";
 
 /** The questions of a benchmark: adding, reading, updating, the finished flag, and queries (spec 01 §4.3–4.7). */
@@ -170,6 +173,25 @@ export abstract class BenchmarkQuestions extends BenchmarkCore {
     return true;
   }
 
+  /**
+   * Puts the questions in this order (a curator's drag and drop, a clone placed after its source).
+   * @throws {BenchmarkUsageError} unless `ids` holds every question id exactly once.
+   */
+  reorderQuestions(ids: readonly string[]): void {
+    const unknown = ids.filter((id) => !this.entries.has(id));
+    const missing = [...this.entries.keys()].filter((id) => !ids.includes(id));
+    if (unknown.length > 0 || missing.length > 0 || new Set(ids).size !== ids.length) {
+      throw new BenchmarkUsageError(
+        `the new order must list every question id once (unknown: ${JSON.stringify(unknown)}, missing: ${JSON.stringify(missing)})`,
+      );
+    }
+    const entries = ids.map((id) => [id, this.entry(id)] as const);
+    this.entries.clear();
+    for (const [id, entry] of entries) this.entries.set(id, entry);
+    this.doc.dataFeedElement = entries.map(([, entry]) => entry.element);
+    this.touch();
+  }
+
   /** Removes every question; returns how many there were. */
   clearQuestions(): number {
     const count = this.entries.size;
@@ -283,6 +305,54 @@ export abstract class BenchmarkQuestions extends BenchmarkCore {
       upsertProperty(properties, customPropertyName(key), value);
     }
     this.touchQuestion(entry);
+    this.refresh(id, entry);
+  }
+
+  /**
+   * Sets any of a question's own fields at once (the curator's save), stamping its `dateModified`. The id does
+   * not change with the text; the template is stored as given, not run.
+   * @throws {QuestionNotFoundError} for an unknown id.
+   * @throws {CheckpointNestingError} when a value nests deeper than a checkpoint may.
+   */
+  updateQuestion(id: string, update: QuestionUpdate): void {
+    const entry = this.entry(id);
+    for (const name of ["author", "sources", "custom_metadata", "few_shot_examples"] as const) {
+      checkNesting(update[name], inMemory(id).file, "save", name);
+    }
+    const q = entry.element.item;
+    if (update.question !== undefined) {
+      q.text = update.question;
+      q.hasPart.name = templateName(update.question);
+    }
+    if (update.raw_answer !== undefined) q.acceptedAnswer.text = update.raw_answer;
+    if (update.answer_template !== undefined) q.hasPart.text = update.answer_template;
+    if (update.template_language !== undefined) q.hasPart.programmingLanguage = update.template_language;
+    if (update.keywords !== undefined) {
+      delete entry.element.keywords;
+      if (update.keywords && update.keywords.length > 0) q.keywords = [...update.keywords];
+      else delete q.keywords;
+    }
+    const properties = this.#questionProperties(entry);
+    for (const name of ["author", "sources", "few_shot_examples", "answer_notes"] as const) {
+      const value = update[name];
+      if (value === undefined) continue;
+      if (value === null) removeProperty(properties, name);
+      else upsertProperty(properties, name, value);
+    }
+    if (update.custom_metadata !== undefined) {
+      const custom = properties.filter((p) => p.name.startsWith(customPropertyName("")));
+      for (const p of custom) removeProperty(properties, p.name);
+      for (const [key, value] of Object.entries(update.custom_metadata ?? {})) {
+        properties.push(property(customPropertyName(key), value));
+      }
+    }
+    if (update.finished !== undefined) {
+      entry.registry.finished = update.finished;
+      upsertProperty(properties, "finished", update.finished);
+    }
+    const now = pythonIsoTimestamp();
+    entry.registry.date_modified = now;
+    this.touchQuestion(entry, now);
     this.refresh(id, entry);
   }
 

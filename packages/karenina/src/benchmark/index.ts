@@ -1,5 +1,12 @@
 export { Benchmark, type BenchmarkRunOptions, type TemplateValidator } from "./benchmark.js";
 export {
+  type BenchmarkDatasetCreator,
+  type BenchmarkDatasetMetadata,
+  CREATOR_PROPERTY,
+  datasetMetadataOf,
+  setDatasetMetadata,
+} from "./dataset-metadata.js";
+export {
   BenchmarkUsageError,
   DuplicateQuestionError,
   GeneratedTemplatesFileError,
@@ -7,6 +14,12 @@ export {
   QuestionNotFoundError,
 } from "./errors.js";
 export type { BenchmarkDict, BenchmarkExportFormat, QuestionDict } from "./exports.js";
+export {
+  benchmarkFromLegacyCheckpoint,
+  type CheckpointFormat,
+  isLegacyCheckpoint,
+  readAnyCheckpoint,
+} from "./legacy-checkpoint.js";
 export {
   pipelineQuestions,
   type QuestionSelection,
@@ -29,5 +42,6 @@ export type {
   QuestionMetadataUpdate,
   QuestionRecordInput,
   QuestionSource,
+  QuestionUpdate,
   SaveOptions,
 } from "./types.js";

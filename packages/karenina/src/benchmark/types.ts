@@ -90,6 +90,25 @@ export interface QuestionMetadataUpdate {
   custom_metadata?: Record<string, unknown>;
 }
 
+/**
+ * The fields {@link Benchmark.updateQuestion} sets; an absent one is kept, `null` removes it. The template is
+ * stored as given, not run (a curator saves drafts; `addAnswerTemplate` validates).
+ */
+export interface QuestionUpdate {
+  question?: string;
+  raw_answer?: string;
+  answer_template?: string;
+  template_language?: TemplateLanguage;
+  finished?: boolean;
+  author?: unknown;
+  sources?: unknown;
+  keywords?: string[] | null;
+  /** Replaces every custom property of the question (unlike `updateQuestionMetadata`, which merges). */
+  custom_metadata?: Record<string, unknown> | null;
+  few_shot_examples?: unknown;
+  answer_notes?: string | null;
+}
+
 export interface HealthReport {
   health_score: number;
   health_status: HealthStatus;

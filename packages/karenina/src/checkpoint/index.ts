@@ -40,5 +40,5 @@ export {
   workspacePathProblem,
 } from "./question-record.js";
 export * from "./ratings.js";
-export { parseCheckpoint, readCheckpointFile } from "./read.js";
+export { parseCheckpoint, parseCheckpointJson, readCheckpointFile } from "./read.js";
 export { checkpointPath, serializeCheckpoint, writeCheckpointFile, writeFileAtomic } from "./write.js";

@@ -29,7 +29,24 @@ export async function readCheckpointFile(file: string): Promise<DataFeed> {
  * `checkProtoKeys`), then the JSON-LD shape, then the original's structural rules.
  */
 export function parseCheckpoint(text: string, file = "<checkpoint>"): DataFeed {
+  return checkpointFromJson(parseCheckpointJson(text, file), file);
+}
+
+/**
+ * Parses the JSON of a checkpoint-like file (a byte-order mark allowed) and checks the limits every file a
+ * stranger wrote must meet before anything walks it: nesting depth and `__proto__` keys outside property values.
+ * @throws {CheckpointError} naming the file and where.
+ */
+export function parseCheckpointJson(text: string, file = "<checkpoint>"): unknown {
   const json = parseJson(text, file);
+  const scan = scanTree(json);
+  if (scan.tooDeep) checkNesting(json, file, "load");
+  if (scan.protoKey) checkProtoKeys(json, file);
+  return json;
+}
+
+/** A parsed JSON value (limits already checked) as a validated checkpoint document. */
+function checkpointFromJson(json: unknown, file: string): DataFeed {
   if (json === null || typeof json !== "object" || Array.isArray(json)) {
     throw CheckpointError.expected(file, "$", "a JSON-LD DataFeed object", json);
   }
@@ -37,9 +54,6 @@ export function parseCheckpoint(text: string, file = "<checkpoint>"): DataFeed {
   if (type !== undefined && type !== "DataFeed") {
     throw CheckpointError.expected(file, '$["@type"]', '"DataFeed" (is this a karenina checkpoint?)', type);
   }
-  const scan = scanTree(json);
-  if (scan.tooDeep) checkNesting(json, file, "load");
-  if (scan.protoKey) checkProtoKeys(json, file);
   const parsed = DataFeedSchema.safeParse(json);
   if (!parsed.success) {
     const problems = schemaProblems(parsed.error, json).map((p) => ({

@@ -2,7 +2,7 @@ import type { Benchmark } from "../benchmark/index.js";
 import { dumpVerificationConfig, type RunSummary, type VerificationConfig } from "../pipeline/index.js";
 import { createSummaryAccumulator, type VerificationResult } from "../results/index.js";
 import { openStorage, type RunInfo, type Storage, StorageNotFoundError } from "../storage/index.js";
-import type { LoadedResults } from "./results-command.js";
+import type { LoadedResults } from "./results-report.js";
 
 /**
  * Saves a run into a database as it goes: the benchmark first, then the run row when the run starts (its id is

@@ -15,6 +15,6 @@ export {
   pythonSearch,
 } from "./findall.js";
 export { withNonBlockingRegexes } from "./non-blocking.js";
-export type { RegexOperation, RegexResults } from "./regex-worker-source.js";
+export { MATCH_LIST_LIMIT, type RegexOperation, type RegexResults } from "./regex-worker-source.js";
 export type { PythonRegexOptions, TranslatedRegex } from "./translate.js";
 export { compilePythonRegex, PythonRegexError, translatePythonRegex } from "./translate.js";

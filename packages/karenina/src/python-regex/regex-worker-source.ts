@@ -24,7 +24,20 @@ export interface RegexResults {
   count: number;
   /** Python's `re.findall(...)`: whole matches, the one group's texts, or tuples of all groups (`""` if unset). */
   findall: (string | string[])[];
+  /**
+   * Python's `re.finditer(...)`, the first {@link MATCH_LIST_LIMIT} matches: each match's offset in `text`
+   * (UTF-16 code units, as JavaScript strings index) and its text.
+   */
+  matches: { index: number; text: string }[];
+  /**
+   * The 0-based numbers of the lines of `text` (split at `\n`, a `\r` before it dropped) on which
+   * `regex.test` succeeds: a line-by-line search of a whole file in one evaluation, under one deadline.
+   */
+  lines: number[];
 }
+
+/** The most matches the `matches` operation lists (a regex tester shows a few; the count is not needed). */
+export const MATCH_LIST_LIMIT = 100;
 
 export type RegexOperation = keyof RegexResults;
 
@@ -83,6 +96,21 @@ const OPERATIONS = {
       else if (groups === 1) out.push(match[1] ?? "");
       else out.push(match.slice(1).map((group) => group ?? ""));
     }
+    return out;
+  },
+  matches: (source, flags, text) => {
+    const out = [];
+    for (const match of text.matchAll(compiled(source, flags + "g").regex)) {
+      out.push({ index: match.index, text: match[0] });
+      if (out.length >= ${MATCH_LIST_LIMIT}) break;
+    }
+    return out;
+  },
+  lines: (source, flags, text) => {
+    const regex = compiled(source, flags).regex;
+    const out = [];
+    const lines = text.split(/\\r?\\n/);
+    for (let index = 0; index < lines.length; index++) if (regex.test(lines[index])) out.push(index);
     return out;
   },
 };

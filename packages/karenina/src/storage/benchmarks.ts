@@ -47,7 +47,7 @@ async function upsertBenchmark(ctx: StorageContext, row: BenchmarkRows["benchmar
  * answer, notes, keywords, author, sources, custom metadata and few-shot examples; spec 07 §2.5 — the
  * original's rows were insert-once, so edits never reached the database).
  */
-async function upsertQuestions(ctx: StorageContext, members: readonly MemberRows[]): Promise<void> {
+export async function upsertQuestions(ctx: StorageContext, members: readonly MemberRows[]): Promise<void> {
   for (const slice of chunks(members.map((m) => m.question))) {
     await ctx.db
       .insertInto("questions")
@@ -92,6 +92,18 @@ async function replaceMembers(
       .where("question_id", "in", slice)
       .execute();
   }
+  await upsertMembers(ctx, benchmarkId, members);
+}
+
+/**
+ * Inserts or updates membership rows. An updated row keeps its `original_answer_template` unless the checkpoint
+ * item names one.
+ */
+export async function upsertMembers(
+  ctx: StorageContext,
+  benchmarkId: number,
+  members: readonly MemberRows[],
+): Promise<void> {
   for (const slice of chunks(members)) {
     const rows = slice.map((m) => ({ ...m.member, benchmark_id: benchmarkId }));
     await ctx.db

@@ -4,6 +4,7 @@ export type {
   DuplicateResolution,
   MergedBenchmark,
 } from "./benchmark-admin.js";
+export type { BenchmarkChangeSet, SavedBenchmarkChanges } from "./benchmark-changes.js";
 export type { SaveBenchmarkOptions, SavedBenchmark, StoredBenchmark } from "./benchmarks.js";
 export {
   StorageError,

@@ -12,6 +12,11 @@ import {
   mergeIntoStored,
 } from "./benchmark-admin.js";
 import {
+  type BenchmarkChangeSet,
+  type SavedBenchmarkChanges,
+  saveBenchmarkChanges,
+} from "./benchmark-changes.js";
+import {
   listBenchmarks,
   loadBenchmark,
   type SaveBenchmarkOptions,
@@ -121,6 +126,17 @@ export class Storage {
       if (KareninaError.isInstance(error)) throw error;
       throw new StorageQueryError(this.#ctx.database, operation, error);
     }
+  }
+
+  /**
+   * Edits a stored benchmark incrementally in one transaction: `edit` changes the loaded benchmark and names
+   * the questions it changed or removed; only their rows (and the benchmark row) are written.
+   */
+  saveBenchmarkChanges<T extends BenchmarkChangeSet>(
+    name: string,
+    edit: (bench: Benchmark) => T | Promise<T>,
+  ): Promise<SavedBenchmarkChanges<T>> {
+    return this.#run("saveBenchmarkChanges", (ctx) => saveBenchmarkChanges(ctx, name, edit));
   }
 
   /**

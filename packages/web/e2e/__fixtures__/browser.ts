@@ -24,21 +24,10 @@ import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { describe, test } from "vitest";
 import { startTestServer, type TestServer } from "../../../karenina/src/server/__fixtures__/test-server.js";
 import { builtWebApp, REPO_DIR } from "./built-app.js";
+import { CHROMIUM, CHROMIUM_FLAGS } from "./chromium.js";
 
-export const CHROMIUM = process.env.KARENINA_CHROMIUM ?? "/usr/bin/chromium";
+export { CHROMIUM };
 export const SCREENSHOTS_DIR = join(REPO_DIR, ".tmp", "screenshots");
-
-/** Flags that work headless on a CI machine without a GPU, a sandbox user namespace or the network. */
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 const browserRequired = process.env.KARENINA_REQUIRE_BROWSER === "1";
 
@@ -62,6 +51,7 @@ export function describeInBrowser(name: string, body: () => void): void {
 export interface BrowserApp {
   /** The server's page URL, without a trailing slash. */
   readonly url: string;
+  /** The server now running (another object after {@link BrowserApp.restartServer}). */
   readonly server: TestServer;
   readonly context: BrowserContext;
   readonly page: Page;
@@ -71,6 +61,12 @@ export interface BrowserApp {
   screenshot(name: string): Promise<string>;
   /** Runs axe-core on the page; returns the serious and critical violations (id: help, with the targets). */
   seriousAccessibilityViolations(): Promise<string[]>;
+  /**
+   * Closes the server (running jobs are left `interrupted`, as when `karenina serve` stops) and starts a new one
+   * on the same port, database and work folder: the page keeps its origin (and its session), as after a user
+   * restarts `karenina serve`. The new server has a new token.
+   */
+  restartServer(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -86,7 +82,8 @@ interface AxeViolation {
 /** Starts the server and Chromium (a fresh profile) and opens one page; close it in `afterAll`. */
 export async function openBrowserApp(): Promise<BrowserApp> {
   if (!existsSync(CHROMIUM)) throw new Error(NO_CHROMIUM);
-  const server = await startTestServer({ webDir: await builtWebApp() });
+  const webDir = await builtWebApp();
+  let server = await startTestServer({ webDir });
   const profile = await mkdtemp(join(tmpdir(), "karenina-chromium-"));
   let context: BrowserContext;
   try {
@@ -107,7 +104,9 @@ export async function openBrowserApp(): Promise<BrowserApp> {
   page.on("pageerror", (error) => errors.push(`page: ${error.message}`));
   return {
     url: server.url,
-    server,
+    get server() {
+      return server;
+    },
     context,
     page,
     errors,
@@ -123,6 +122,12 @@ export async function openBrowserApp(): Promise<BrowserApp> {
       return violations
         .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
         .map((v) => `${v.id}: ${v.help} (${v.nodes.map((node) => node.target.join(" ")).join(", ")})`);
+    },
+    restartServer: async () => {
+      const { workDir, storageUrl } = server.deps;
+      const port = Number(new URL(server.url).port);
+      await server.close();
+      server = await startTestServer({ webDir, workDir, storageUrl, port });
     },
     close: async () => {
       await context.close();

@@ -17,7 +17,8 @@ const run = promisify(execFile);
 export const WEB_DIR = fileURLToPath(new URL("../../", import.meta.url));
 export const REPO_DIR = fileURLToPath(new URL("../../../../", import.meta.url));
 const VITE = join(REPO_DIR, "node_modules", "vite", "bin", "vite.js");
-const SOURCES = ["src", "index.html", "vite.config.ts", "package.json"];
+// `../../docs`: the Docs tab bundles the user guides and their images.
+const SOURCES = ["src", "index.html", "vite.config.ts", "package.json", "../../docs"];
 
 async function filesUnder(path: string): Promise<string[]> {
   if (!existsSync(path)) return [];

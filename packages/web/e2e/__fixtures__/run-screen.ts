@@ -26,6 +26,17 @@ export async function loadWorkingBenchmark(app: BrowserApp, name: string): Promi
   await page.getByText(`Test Selection (`).waitFor();
 }
 
+/** Makes stored benchmark `name` the working benchmark through tab 3's Manage Database → Load Benchmark. */
+export async function loadThroughManageDatabase(app: BrowserApp, name: string): Promise<void> {
+  const { page } = app;
+  await page.goto(`${app.url}/#/benchmark`);
+  await page.getByRole("button", { name: "Manage Database", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Manage Database" });
+  await dialog.getByRole("tab", { name: "Manage Benchmarks" }).click();
+  await dialog.getByRole("button", { name: `Load Benchmark ${name}` }).click();
+  await dialog.getByRole("button", { name: "Close manage database" }).click();
+}
+
 /** Points a card at the scripted server: openai_endpoint, `model`, its base URL and a test key. */
 export async function scriptedModel(page: Page, title: string, model: string, baseURL: string): Promise<void> {
   const box = card(page, title);
@@ -67,4 +78,27 @@ export async function jobEnd(app: BrowserApp, jobId: string): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`job ${jobId} did not end`);
+}
+
+/**
+ * From any tab: tab 3, the one finished question of the working benchmark answered by `answerer` and judged by
+ * `judge` on the scripted server, run to completion; then its row's "View detailed trace" opened. Returns the
+ * detail dialog.
+ */
+export async function runOneAndOpenDetail(app: BrowserApp, baseURL: string): Promise<Locator> {
+  const { page } = app;
+  await page.getByRole("tab", { name: "3. Benchmark" }).click();
+  await page.getByText("Test Selection (1 available)").waitFor({ timeout: 20_000 });
+  await scriptedModel(page, "Answering model 1", "answerer", baseURL);
+  await scriptedModel(page, "Parsing model 1", "judge", baseURL);
+  await page.getByRole("checkbox", { name: "Select all visible questions" }).check();
+  await page.getByRole("button", { name: "Run Selected (1 × 1 = 1)" }).click();
+  await page.getByRole("tabpanel").getByText("Verification completed: 1 of 1 done").waitFor({ timeout: 60_000 });
+  await page
+    .locator('.results-body tr[aria-rowindex="2"]')
+    .getByRole("button", { name: "View detailed trace" })
+    .click({ timeout: 20_000 });
+  const dialog = page.getByRole("dialog", { name: "Detailed Answering Trace" });
+  await dialog.getByRole("heading", { name: "Raw Question" }).waitFor();
+  return dialog;
 }

@@ -8,3 +8,4 @@ export {
   queryString,
   withTokenQuery,
 } from "./api-client.js";
+export { type RequestState, useDebouncedRequest } from "./use-debounced-request.js";

@@ -1,5 +1,6 @@
 import { useCallback } from "react";
 import { ConfigDialog } from "../config/index.js";
+import { unsavedNotice, useUnsavedCuration } from "../curator/index.js";
 import { useSessionSlice } from "../session/index.js";
 import { TabBar, type TabId, tabButtonId, tabPanelId, useHashTab } from "../tabs/index.js";
 import { Header } from "./Header.js";
@@ -15,13 +16,14 @@ export function App() {
     [setShell],
   );
   const [active, select] = useHashTab(shell.activeTab, rememberTab);
+  const curatorNotice = unsavedNotice(useUnsavedCuration());
   const setConfigOpen = (configOpen: boolean) => setShell((state) => ({ ...state, configOpen }));
 
   return (
     <>
       <Header onOpenConfig={() => setConfigOpen(true)} />
       <nav className="app-nav" aria-label="Sections">
-        <TabBar active={active} onSelect={select} />
+        <TabBar active={active} onSelect={select} notices={{ curate: curatorNotice }} />
       </nav>
       <main className="app-main">
         <div

@@ -1,7 +1,9 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { curatorSessionSlice } from "../curator/index.js";
 import { connectedDbSlice, openAddressedRun } from "../database/index.js";
 import { APP_ROOT_ID } from "../dialog/index.js";
+import { generateSlice } from "../generate/index.js";
 import { tableViewSlice } from "../results/index.js";
 import { resultsSourceSlice } from "../results-source/index.js";
 import { activeJobSlice, runSettingsSlice } from "../run/index.js";
@@ -21,6 +23,8 @@ const RESTORED_SLICES: readonly SessionSlice<unknown>[] = [
   activeJobSlice as SessionSlice<unknown>,
   connectedDbSlice as SessionSlice<unknown>,
   tableViewSlice as SessionSlice<unknown>,
+  curatorSessionSlice as SessionSlice<unknown>,
+  generateSlice as SessionSlice<unknown>,
 ];
 
 /**

@@ -1,3 +1,4 @@
+export { BenchmarksPanel, type BenchmarksPanelProps } from "./BenchmarksPanel.js";
 export { ConfirmDialog, type ConfirmDialogProps } from "./ConfirmDialog.js";
 export {
   type ConnectedDbState,

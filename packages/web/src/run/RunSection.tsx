@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useRunGuard } from "../curator/index.js";
 import type { VerificationConfigInput } from "../library-types/index.js";
 import { useSessionSlice } from "../session/index.js";
 import { workingBenchmarkSlice } from "../working-benchmark/index.js";
@@ -29,6 +30,7 @@ export function RunSection() {
   const defaults = useModelDefaults();
   const questionsState = useBenchmarkQuestions(benchmark);
   const job = useVerificationJob();
+  const unsavedCuration = useRunGuard();
   const [presetsOpen, setPresetsOpen] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [replicatesText, setReplicatesText] = useState(String(settings.evaluation.replicates));
@@ -64,7 +66,8 @@ export function RunSection() {
     job.clearError();
     if (benchmark === null || questionIds.length === 0) return;
     const config = configOrProblem(questionIds);
-    if (config !== null) void job.start(benchmark, config, questionIds, settings.runName);
+    if (config !== null)
+      unsavedCuration.guard(() => void job.start(benchmark, config, questionIds, settings.runName));
   };
   const applyPreset = (config: VerificationConfigInput) =>
     setSettings((current) => ({
@@ -191,6 +194,7 @@ export function RunSection() {
         {runSelectedLabel(selection.length, combinations)}
       </button>
       <VerificationControl progress={job.progress} onCancel={() => void job.cancel()} />
+      {unsavedCuration.dialog}
       {presetsOpen && (
         <PresetsDialog
           currentConfig={() => configOrProblem(selection)}

@@ -1,17 +1,6 @@
 import { withTokenQuery } from "../api/index.js";
 import type { JobStreamEvent } from "../library-types/index.js";
-
-/** The event types of a job's stream (docs/server.md, "Progress events"), for EventSource listeners. */
-const EVENT_TYPES = [
-  "snapshot",
-  "job_started",
-  "task_started",
-  "task_completed",
-  "task_failed",
-  "job_completed",
-  "job_failed",
-  "job_cancelled",
-] as const;
+import { followEventStream } from "../progress-events/index.js";
 
 export interface ProgressStreamHandlers {
   onEvent(event: JobStreamEvent): void;
@@ -27,29 +16,11 @@ function socketUrl(path: string): string {
 }
 
 function followWithEvents(jobId: string, after: number, handlers: ProgressStreamHandlers): () => void {
-  const source = new EventSource(
-    withTokenQuery(`/api/v2/verifications/${encodeURIComponent(jobId)}/events?after=${after}`),
-  );
-  let ended = false;
-  const onMessage = (message: MessageEvent<string>) => {
-    const event = JSON.parse(message.data) as JobStreamEvent;
-    handlers.onEvent(event);
-    if (event.type === "job_completed" || event.type === "job_failed" || event.type === "job_cancelled") {
-      ended = true;
-      source.close();
-      handlers.onEnd({ notFound: false });
-    }
-  };
-  for (const type of EVENT_TYPES) source.addEventListener(type, onMessage);
-  source.onerror = () => {
-    if (ended) return;
-    if (source.readyState === EventSource.CLOSED)
-      handlers.onFailure("the progress stream closed; reload to reattach");
-  };
-  return () => {
-    ended = true;
-    source.close();
-  };
+  return followEventStream(`/api/v2/verifications/${encodeURIComponent(jobId)}/events?after=${after}`, {
+    onEvent: handlers.onEvent,
+    onEnd: () => handlers.onEnd({ notFound: false }),
+    onClosed: () => handlers.onFailure("the progress stream closed; reload to reattach"),
+  });
 }
 
 /**

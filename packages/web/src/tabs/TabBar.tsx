@@ -12,10 +12,12 @@ export function tabPanelId(id: TabId): string {
 export interface TabBarProps {
   readonly active: TabId;
   readonly onSelect: (id: TabId) => void;
+  /** A tab's notice (the curator's "N question(s) with unsaved changes"): a pulsing dot with it as tooltip. */
+  readonly notices?: Partial<Record<TabId, string | undefined>>;
 }
 
 /** The numbered tabs (WAI-ARIA tabs: one tab stop, arrows/Home/End move and select). */
-export function TabBar({ active, onSelect }: TabBarProps) {
+export function TabBar({ active, onSelect, notices = {} }: TabBarProps) {
   const buttons = useRef(new Map<TabId, HTMLButtonElement>());
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -47,8 +49,12 @@ export function TabBar({ active, onSelect }: TabBarProps) {
             tabIndex={selected ? 0 : -1}
             className="tab"
             onClick={() => onSelect(tab.id)}
+            title={notices[tab.id]}
           >
             <span className="tab-number">{tab.number}.</span> {tab.label}
+            {notices[tab.id] === undefined ? null : (
+              <span className="tab-dot" data-testid={`tab-dot-${tab.id}`} />
+            )}
           </button>
         );
       })}

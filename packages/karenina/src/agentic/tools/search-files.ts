@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { RegexEngineError, RegexTimeoutError, runRegex } from "../../python-regex/index.js";
+import { RegexEngineError, RegexTimeoutError, runRegexAsync } from "../../python-regex/index.js";
 import { WorkspaceToolError } from "./errors.js";
 import type { WorkspaceToolLimits } from "./limits.js";
 import { existingStats, toolPath } from "./tool-paths.js";
@@ -31,13 +31,13 @@ export interface SearchFilesOutput {
   files_skipped: number;
 }
 
-/** How long a regular expression may run on one line before the search is refused. */
-const LINE_DEADLINE_MS = 1000;
+/** How long a model's regular expression may run over one file before the search is refused. */
+const FILE_DEADLINE_MS = 1000;
 
-/** Whether a line matches: plain text is searched natively, a model's regex in the deadline-bound worker. */
-type LineMatcher = (line: string, where: string) => boolean;
+/** The 0-based numbers of a file's matching lines. */
+type FileMatcher = (text: string, path: string) => Promise<number[]>;
 
-function matcher(input: SearchFilesInput): LineMatcher {
+function matcher(input: SearchFilesInput): FileMatcher {
   const flags = input.case_sensitive === false ? "i" : "";
   const source = input.regex ? input.pattern : input.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   let compiled: RegExp;
@@ -49,20 +49,26 @@ function matcher(input: SearchFilesInput): LineMatcher {
       `pattern ${JSON.stringify(input.pattern)}: expected a valid regular expression (${(error as Error).message})`,
     );
   }
-  if (!input.regex) return (line) => compiled.test(line);
-  // A model's regex can backtrack for hours on a line the agent wrote itself: it runs under a deadline.
-  return (line, where) => {
+  if (!input.regex) {
+    return async (text) => linesOf(text).flatMap((line, index) => (compiled.test(line) ? [index] : []));
+  }
+  // A model's regex can backtrack for hours on a line the agent wrote itself: it runs off the event loop (the
+  // asynchronous worker pool), under a deadline per file.
+  return async (text, path) => {
     try {
-      return runRegex("test", { source, flags }, line, { timeoutMs: LINE_DEADLINE_MS });
+      return await runRegexAsync("lines", { source, flags }, text, { timeoutMs: FILE_DEADLINE_MS });
     } catch (error) {
       if (!(error instanceof RegexTimeoutError || error instanceof RegexEngineError)) throw error;
       throw new WorkspaceToolError(
         "search_files",
-        `pattern ${JSON.stringify(input.pattern)} was stopped on ${where}: ${error.message}`,
+        `pattern ${JSON.stringify(input.pattern)} was stopped on ${path}: ${error.message}`,
       );
     }
   };
 }
+
+/** As the regex worker's `lines` operation splits them. */
+const linesOf = (text: string): string[] => text.split(/\r?\n/);
 
 /** The lines of the workspace's text files that match a text or a regular expression, in path order. */
 export async function searchFiles(
@@ -91,10 +97,11 @@ export async function searchFiles(
       continue;
     }
     output.files_searched++;
-    const lines = (await readFile(file.absolute, "utf8")).split(/\r?\n/);
-    for (const [index, line] of lines.entries()) {
-      if (!matches(line, `line ${index + 1} of ${file.path}`)) continue;
+    const text = await readFile(file.absolute, "utf8");
+    const lines = linesOf(text);
+    for (const index of await matches(text, file.path)) {
       if (output.matches.length === limits.searchMaxMatches) return { ...output, truncated: true };
+      const line = lines[index] ?? "";
       output.matches.push({ path: file.path, line: index + 1, text: line.slice(0, limits.searchLineChars) });
     }
   }

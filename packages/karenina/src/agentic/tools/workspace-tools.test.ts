@@ -210,16 +210,37 @@ describe("search_files", () => {
     expect(await call(limited.search_files, { pattern: "step" })).toMatchObject({ truncated: true });
   });
 
-  test("a model's regex that backtracks catastrophically on a line is stopped, and the next search works", async () => {
+  test("attack: a model's regex that backtracks catastrophically is stopped off the event loop, and the next search works", async () => {
     await writeFile(join(ws, "results", "trap.txt"), `${"a".repeat(40)}!\n`);
     const tools = workspaceTools(ws, { mode: "read_only" });
-    expect(
-      await refusal(() => call(tools.search_files, { pattern: "(a+)+$", regex: true, path: "results" })),
-    ).toMatch(
-      /^search_files: pattern "\(a\+\)\+\$" was stopped on line 1 of results\/trap\.txt: .*timed out after 1000 ms/,
+    // Before the fix the regex ran on the calling thread, line by line: no timer could fire until it stopped.
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 50);
+    const refused = refusal(() =>
+      call(tools.search_files, { pattern: "(a+)+$", regex: true, path: "results" }),
     );
+    try {
+      expect(await refused).toMatch(
+        /^search_files: pattern "\(a\+\)\+\$" was stopped on results\/trap\.txt: .*timed out after 1000 ms/,
+      );
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(ticks).toBeGreaterThanOrEqual(5);
     const found = await call(tools.search_files, { pattern: "value=\\d+", regex: true, path: "results" });
     expect(found.matches).toHaveLength(1);
+  });
+
+  test("a regex search reports the same lines as a plain one, CRLF files included", async () => {
+    await writeFile(join(ws, "results", "crlf.txt"), "alpha\r\nbeta step\r\ngamma\r\nstep delta");
+    const tools = workspaceTools(ws, { mode: "read_only" });
+    const plain = await call(tools.search_files, { pattern: "step", path: "results/crlf.txt" });
+    const regex = await call(tools.search_files, { pattern: "st.p", regex: true, path: "results/crlf.txt" });
+    expect(regex.matches).toEqual(plain.matches);
+    expect(plain.matches).toEqual([
+      { path: "results/crlf.txt", line: 2, text: "beta step" },
+      { path: "results/crlf.txt", line: 4, text: "step delta" },
+    ]);
   });
 
   test("refuses a bad regular expression", async () => {

@@ -3,14 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import {
-  captureDestination,
-  captureExcludes,
-  captureWorkspace,
-  excludeTest,
-  producedPaths,
-  snapshotWorkspace,
-} from "./capture.js";
+import { captureDestination, captureExcludes, captureWorkspace, excludeTest } from "./capture.js";
 import {
   appendManifestRow,
   type CaptureManifestRow,
@@ -19,6 +12,7 @@ import {
   manifestPath,
 } from "./capture-manifest.js";
 import { resolveWorkspace } from "./resolve-workspace.js";
+import { producedPaths, snapshotWorkspace } from "./snapshot.js";
 
 let dir = "";
 let root = "";

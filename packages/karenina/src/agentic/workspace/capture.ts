@@ -2,13 +2,19 @@
  * Workspace capture (spec 05 §12.8): after a task, its workspace — all of it (`full`) or only what the task
  * produced (`produced`) — is copied to `<output_dir>/<safe(question_id)>__<safe(result_id)>`.
  */
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { chmod, copyFile, lstat, mkdir, readdir, readlink, rm, stat, symlink } from "node:fs/promises";
+import { chmod, copyFile, mkdir, readlink, rm, stat, symlink } from "node:fs/promises";
 import { dirname, join, posix, relative, resolve } from "node:path";
 import picomatch from "picomatch";
 import { isInside, safePathComponent } from "./paths.js";
 import type { Workspace } from "./resolve-workspace.js";
+import {
+  type Entry,
+  type ExcludeTest,
+  entriesOf,
+  producedPaths,
+  snapshotOf,
+  type WorkspaceSnapshot,
+} from "./snapshot.js";
 
 /** What `workspace_output_mode` copies: the whole final workspace, or only files new or changed by the task. */
 export type CaptureMode = "full" | "produced";
@@ -24,18 +30,6 @@ export const DEFAULT_CAPTURE_EXCLUDES: readonly string[] = [
   ".ipynb_checkpoints/",
   "*.pyc",
 ];
-
-/** A file's (or a symbolic link's) size and SHA-256: what tells a changed file from an unchanged one. */
-export interface FileFingerprint {
-  readonly size: number;
-  readonly sha256: string;
-}
-
-/** Relative POSIX path → fingerprint, of every file and symbolic link of a workspace. */
-export type WorkspaceSnapshot = ReadonlyMap<string, FileFingerprint>;
-
-/** Whether a path (relative, POSIX) of a workspace is left out; `directory` for directories. */
-export type ExcludeTest = (path: string, directory: boolean) => boolean;
 
 /**
  * The exclude test of fnmatch-style patterns, as picomatch reads them (`*` also matches a leading dot).
@@ -68,76 +62,6 @@ export function captureExcludes(mode: CaptureMode, custom: readonly string[]): r
 /** Where a task's workspace is captured: `<output_dir>/<safe(question_id)>__<safe(result_id)>` (absolute). */
 export function captureDestination(outputDir: string, questionId: string, resultId: string): string {
   return resolve(outputDir, `${safePathComponent(questionId)}__${safePathComponent(resultId)}`);
-}
-
-/** The paths of `current` that are new, or whose size or content differs, compared with `baseline`; sorted. */
-export function producedPaths(baseline: WorkspaceSnapshot, current: WorkspaceSnapshot): string[] {
-  const produced: string[] = [];
-  for (const [path, print] of current) {
-    const before = baseline.get(path);
-    if (before === undefined || before.size !== print.size || before.sha256 !== print.sha256)
-      produced.push(path);
-  }
-  return produced.sort();
-}
-
-/** A file system entry below a workspace, other than a directory. */
-interface Entry {
-  readonly path: string;
-  readonly kind: "file" | "link" | "other";
-}
-
-/** Every non-directory entry below `root` (relative POSIX paths), not descending into excluded directories. */
-async function entriesOf(root: string, excluded: ExcludeTest): Promise<Entry[]> {
-  const entries: Entry[] = [];
-  const visit = async (relativeDir: string): Promise<void> => {
-    const names = (await readdir(join(root, relativeDir))).sort();
-    for (const name of names) {
-      const path = relativeDir === "" ? name : `${relativeDir}/${name}`;
-      const stats = await lstat(join(root, path));
-      if (excluded(path, stats.isDirectory())) continue;
-      if (stats.isDirectory()) await visit(path);
-      else entries.push({ path, kind: stats.isFile() ? "file" : stats.isSymbolicLink() ? "link" : "other" });
-    }
-  };
-  await visit("");
-  return entries;
-}
-
-async function fileSha256(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
-}
-
-async function fingerprint(root: string, entry: Entry): Promise<FileFingerprint | null> {
-  const path = join(root, entry.path);
-  if (entry.kind === "link") {
-    const target = await readlink(path);
-    return {
-      size: Buffer.byteLength(target),
-      sha256: createHash("sha256").update(`link:${target}`).digest("hex"),
-    };
-  }
-  if (entry.kind !== "file") return null;
-  return { size: (await stat(path)).size, sha256: await fileSha256(path) };
-}
-
-async function snapshotOf(root: string, entries: readonly Entry[]): Promise<WorkspaceSnapshot> {
-  const snapshot = new Map<string, FileFingerprint>();
-  for (const entry of entries) {
-    const print = await fingerprint(root, entry);
-    if (print !== null) snapshot.set(entry.path, print);
-  }
-  return snapshot;
-}
-
-/**
- * The baseline of a `produced` capture (spec 05 §12.2): every file and symbolic link of the workspace with its
- * size and SHA-256, excluded paths left out (their subtrees are not even read).
- */
-export async function snapshotWorkspace(root: string, excluded: ExcludeTest): Promise<WorkspaceSnapshot> {
-  return snapshotOf(root, await entriesOf(root, excluded));
 }
 
 /**

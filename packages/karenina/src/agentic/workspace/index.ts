@@ -6,12 +6,7 @@ export {
   captureExcludes,
   captureWorkspace,
   DEFAULT_CAPTURE_EXCLUDES,
-  type ExcludeTest,
   excludeTest,
-  type FileFingerprint,
-  producedPaths,
-  snapshotWorkspace,
-  type WorkspaceSnapshot,
 } from "./capture.js";
 export {
   appendManifestRow,
@@ -40,3 +35,10 @@ export {
 } from "./errors.js";
 export { runSuffix, safePathComponent } from "./paths.js";
 export { resolveWorkspace, type Workspace, type WorkspaceRequest } from "./resolve-workspace.js";
+export {
+  type ExcludeTest,
+  type FileFingerprint,
+  producedPaths,
+  snapshotWorkspace,
+  type WorkspaceSnapshot,
+} from "./snapshot.js";

@@ -1,6 +1,5 @@
 import { chmod, cp, lstat, mkdir, readlink, realpath, rm, stat, symlink } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { type ExcludeTest, snapshotWorkspace, type WorkspaceSnapshot } from "./capture.js";
 import { confinedPath } from "./containment.js";
 import {
   WorkspaceCopyError,
@@ -10,6 +9,7 @@ import {
   WorkspaceSourceMissingError,
 } from "./errors.js";
 import { candidateName, isInside, normaliseWorkspacePath, questionDirStem, runSuffix } from "./paths.js";
+import { type ExcludeTest, snapshotWorkspace, type WorkspaceSnapshot } from "./snapshot.js";
 
 /** What a workspace is resolved from: the benchmark's root, the question, and the run's settings. */
 export interface WorkspaceRequest {

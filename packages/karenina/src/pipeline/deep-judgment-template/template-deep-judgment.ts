@@ -12,7 +12,7 @@ import {
   reasoningPrompt,
   type TemplateExcerpt,
 } from "../prompts/index.js";
-import { parseTemplateAnswer } from "../stages/parse-template.js";
+import { parseTemplateAnswer } from "../stages/template-parse-call.js";
 import { askJudge } from "./calls.js";
 import { extractExcerpts } from "./excerpts.js";
 import { assessHallucination, searchExcerpts, templateSearchFunction } from "./search.js";

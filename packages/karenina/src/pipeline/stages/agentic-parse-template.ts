@@ -12,7 +12,8 @@ import {
 } from "../prompts/index.js";
 import type { Stage } from "../stage.js";
 import { judgeAgentModel, judgeRun } from "./agentic-judge.js";
-import { answerIsParseable, templateStructuredSchema } from "./parse-template.js";
+import { answerIsParseable } from "./parse-template.js";
+import { templateStructuredSchema } from "./template-parse-call.js";
 import { materializeTrace } from "./trace-file.js";
 
 /** What an agentic parse run is told and how its errors read: plain 7b, or 7b′ escalating. */

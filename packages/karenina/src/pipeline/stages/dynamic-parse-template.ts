@@ -5,7 +5,8 @@ import type { VerificationContext } from "../context.js";
 import { decisionPrompt, promptMessages, readDecisionReply } from "../prompts/index.js";
 import type { Stage } from "../stage.js";
 import { agenticParse } from "./agentic-parse-template.js";
-import { answerIsParseable, replayedParse, templateStructuredSchema } from "./parse-template.js";
+import { answerIsParseable, replayedParse } from "./parse-template.js";
+import { templateStructuredSchema } from "./template-parse-call.js";
 
 /** How a dynamic parse ended (result field `dynamic_parse_decision`). */
 type Decision = "direct" | "escalated" | "replay" | "answer_error_null";

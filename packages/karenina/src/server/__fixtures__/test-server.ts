@@ -27,6 +27,8 @@ export interface TestServerOptions {
   readonly webDir?: string;
   /** Largest request body read (default 16 MiB). */
   readonly maxBodyBytes?: number;
+  /** The port (default 0: a free one); a restarted server takes its predecessor's, so pages keep their origin. */
+  readonly port?: number;
 }
 
 export interface TestServer {
@@ -44,7 +46,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const workDir = options.workDir ?? (await mkdtemp(join(tmpdir(), "karenina-server-")));
   const server = await startServer({
     host: "127.0.0.1",
-    port: 0,
+    port: options.port ?? 0,
     workDir,
     storageUrl: options.storageUrl ?? join(workDir, "karenina.db"),
     env: options.env ?? {},

@@ -32,13 +32,15 @@ export const MULTIPART_FILE_BODY = {
 
 const FileIdParams = z.object({ file_id: z.uuid().describe("The id `POST /api/v2/files` returned") });
 
-const UploadedSchema = UploadInfoSchema.extend({ success: z.literal(true) }).meta({ id: "UploadedFile" });
+export const UploadedSchema = UploadInfoSchema.extend({ success: z.literal(true) }).meta({
+  id: "UploadedFile",
+});
 
 const PreviewQuery = z.object({
   sheet_name: z.string().optional().describe("The .xlsx sheet to show (default: the first)"),
 });
 
-const PreviewSchema = UploadInfoSchema.extend({
+export const PreviewSchema = UploadInfoSchema.extend({
   total_rows: z.number().int(),
   columns: z.array(z.string()),
   preview_rows: z.number().int(),
@@ -47,7 +49,7 @@ const PreviewSchema = UploadInfoSchema.extend({
   sheets: z.array(z.string()).nullable().describe("Every sheet of the workbook; null for CSV and TSV"),
 }).meta({ id: "SpreadsheetPreview" });
 
-const ExtractionSchema = z
+export const ExtractionSchema = z
   .object({
     success: z.literal(true),
     questions_count: z.number().int(),

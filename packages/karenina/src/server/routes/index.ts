@@ -1,6 +1,7 @@
 import type { RouteGroup } from "../core/index.js";
 import { benchmarkRoutes } from "./benchmarks.js";
 import { configRoutes } from "./config.js";
+import { curationRoutes } from "./curation.js";
 import { databaseRoutes } from "./databases.js";
 import { fileRoutes } from "./files.js";
 import { healthRoutes } from "./health.js";
@@ -9,6 +10,7 @@ import { mcpRoutes } from "./mcp.js";
 import { modelComparisonRoutes } from "./model-comparison.js";
 import { presetRoutes } from "./presets.js";
 import { questionRoutes } from "./questions.js";
+import { regexRoutes } from "./regex.js";
 import { resultsExplorerRoutes } from "./results-explorer.js";
 import { rubricRoutes } from "./rubrics.js";
 import { runImportRoutes } from "./run-imports.js";
@@ -26,6 +28,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   healthRoutes,
   databaseRoutes,
   benchmarkRoutes,
+  curationRoutes,
   storedRunRoutes,
   resultsExplorerRoutes,
   runImportRoutes,
@@ -36,6 +39,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   traceRoutes,
   templateBuilderRoutes,
   rubricRoutes,
+  regexRoutes,
   templateGenerationRoutes,
   verificationRoutes,
   modelComparisonRoutes,

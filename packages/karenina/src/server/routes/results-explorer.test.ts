@@ -157,6 +157,24 @@ describe("GET /api/v2/results", () => {
     const unknown = await get("/api/v2/results?run_id=nope");
     expect(unknown.status).toBe(404);
   });
+
+  test("a verification job not yet running (no run row: its run id is its job id) is an empty table, not a 404", async () => {
+    const storage = server.deps.storage;
+    await storage.createJob({ id: "job-starting", kind: "verification", input: {} });
+    const starting = await get("/api/v2/results?run_id=job-starting");
+    expect(starting.status).toBe(200);
+    expect(await starting.json()).toMatchObject({ items: [], total: 0, source_total: 0 });
+    const facets = await get("/api/v2/results/facets?run_id=job-starting");
+    expect(facets.status).toBe(200);
+    expect(await facets.json()).toMatchObject({ total: 0, facets: { status: [] } });
+    const both = await get(`/api/v2/results?run_id=job-starting&run_id=${runId}`);
+    expect(((await both.json()) as { total: number }).total).toBe(results.length);
+    // A job of another kind, or one that has ended, has no run to wait for: still a 404.
+    await storage.createJob({ id: "gen-starting", kind: "template-generation", input: {} });
+    expect((await get("/api/v2/results?run_id=gen-starting")).status).toBe(404);
+    await storage.updateJob("job-starting", { status: "failed" });
+    expect((await get("/api/v2/results?run_id=job-starting")).status).toBe(404);
+  });
 });
 
 describe("GET /api/v2/results/facets", () => {

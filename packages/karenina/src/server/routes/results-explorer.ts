@@ -24,6 +24,7 @@ import {
 } from "../core/index.js";
 import { connectionsOf, DbQuerySchema, libraryCall } from "../databases/index.js";
 import { ResultTableCache } from "../results-table/index.js";
+import { VERIFICATION_JOB } from "../verification/index.js";
 
 // The results view's table (spec 07 §1.6, §3): pages of table rows of some stored runs, filtered and sorted on
 // the server, the filters' options as facets, one full result for the detail view, and the filtered rows
@@ -178,13 +179,41 @@ async function streamedBody(chunks: AsyncGenerator<string>): Promise<ReadableStr
   });
 }
 
-/** Refuses run ids the database does not hold (a 404 naming them, not an empty table). */
-async function requireRuns(storage: Storage, runs: readonly string[]): Promise<void> {
+/**
+ * The run ids the database holds. A verification job started but not yet running has no run row yet (its run
+ * id is its job id): its table is empty, not missing, so a page that opens a job's results at once gets no 404.
+ * Other unknown run ids are refused (a 404 naming them, not an empty table).
+ */
+async function storedRuns(storage: Storage, runs: readonly string[]): Promise<string[]> {
+  const stored: string[] = [];
   const missing: string[] = [];
-  for (const runId of runs) if ((await storage.getRun(runId)) === null) missing.push(runId);
+  for (const runId of runs) {
+    if ((await storage.getRun(runId)) !== null) stored.push(runId);
+    else if (!(await isStartingJob(storage, runId))) missing.push(runId);
+  }
   if (missing.length > 0)
     throw ApiError.notFound(`stored run ${missing.map((id) => JSON.stringify(id)).join(", ")}`);
+  return stored;
 }
+
+async function isStartingJob(storage: Storage, runId: string): Promise<boolean> {
+  const job = await storage.getJob(runId);
+  return (
+    job !== null && job.kind === VERIFICATION_JOB && (job.status === "pending" || job.status === "running")
+  );
+}
+
+const emptyFacets = () => ({
+  total: 0,
+  facets: Object.fromEntries(FACET_NAMES.map((name) => [name, []])) as Record<
+    (typeof FACET_NAMES)[number],
+    []
+  >,
+  omitted: Object.fromEntries(FACET_NAMES.map((name) => [name, 0])) as Record<
+    (typeof FACET_NAMES)[number],
+    0
+  >,
+});
 
 /** The results table routes (spec 07 §1.6 "Table"). */
 export const resultsExplorerRoutes: RouteGroup = (app, deps) => {
@@ -195,8 +224,8 @@ export const resultsExplorerRoutes: RouteGroup = (app, deps) => {
     const query = c.req.valid("query");
     const storage = connections.storage(query.db);
     const out = await libraryCall(async () => {
-      await requireRuns(storage, query.run_id);
-      return cache.facets(query.db, storage, query.run_id);
+      const runs = await storedRuns(storage, query.run_id);
+      return runs.length === 0 ? emptyFacets() : cache.facets(query.db, storage, runs);
     });
     return c.json(out, 200);
   });
@@ -206,10 +235,11 @@ export const resultsExplorerRoutes: RouteGroup = (app, deps) => {
     const storage = connections.storage(db);
     const metadata = { job_id: run_id.join("+") };
     const body = await libraryCall(async () => {
-      await requireRuns(storage, run_id);
-      const { rows } = await cache.select(db, storage, run_id, filter, { sort, order });
+      const runs = await storedRuns(storage, run_id);
+      const { rows } =
+        runs.length === 0 ? { rows: [] } : await cache.select(db, storage, runs, filter, { sort, order });
       const ids = rows.map((row) => row.result_id);
-      const read = () => wholeResults(storage, run_id, ids);
+      const read = () => wholeResults(storage, runs, ids);
       return streamedBody(
         format === "csv"
           ? exportResultsCsvChunks(read, { metadata })
@@ -227,8 +257,10 @@ export const resultsExplorerRoutes: RouteGroup = (app, deps) => {
     const { db, run_id, sort, order, page, page_size, ...filter } = c.req.valid("query");
     const storage = connections.storage(db);
     const { items, total, sourceTotal } = await libraryCall(async () => {
-      await requireRuns(storage, run_id);
-      return cache.page(db, storage, run_id, filter, { sort, order }, page, page_size);
+      const runs = await storedRuns(storage, run_id);
+      return runs.length === 0
+        ? { items: [], total: 0, sourceTotal: 0 }
+        : cache.page(db, storage, runs, filter, { sort, order }, page, page_size);
     });
     return c.json({ items: [...items], page, page_size, total, source_total: sourceTotal }, 200);
   });

@@ -3,11 +3,11 @@ import { z } from "zod";
 import { RubricSchema, rubricTraitNames, validateRubricForReadiness } from "../../model/index.js";
 import { errorResponses, jsonContent, type RouteGroup } from "../core/index.js";
 
-const ValidationRequest = z
+export const RubricValidationRequestSchema = z
   .object({ rubric: RubricSchema.describe("A rubric as a checkpoint stores it (spec 03 §6)") })
   .meta({ id: "RubricValidationRequest" });
 
-const ValidationResponse = z
+export const RubricValidationSchema = z
   .object({
     rubric: z.record(z.string(), z.unknown()).describe("The rubric as the library reads it, defaults filled"),
     trait_names: z.array(z.string()),
@@ -24,8 +24,8 @@ const validation = createRoute({
   summary: "Check a rubric with the checkpoint's own schema, without storing it anywhere",
   description:
     'There is no server-wide "current rubric" (spec 07 §2.5): the global rubric travels inside each verification request and is saved with its benchmark. This route only checks one, with the same schema the checkpoint uses (literal classes, higher_is_better and deep-judgment settings kept).',
-  request: { body: { ...jsonContent(ValidationRequest, "The rubric"), required: true } },
-  responses: { 200: jsonContent(ValidationResponse, "The rubric is valid"), ...errorResponses(422) },
+  request: { body: { ...jsonContent(RubricValidationRequestSchema, "The rubric"), required: true } },
+  responses: { 200: jsonContent(RubricValidationSchema, "The rubric is valid"), ...errorResponses(422) },
 });
 
 /** Rubrics (spec 07 §2.2) without the original's process-wide singleton: validation only. */

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CLASSIC_TEMPLATE } from "../../test-support/classic-template.js";
+import {
+  MIXED_TEMPLATE,
+  MIXED_TEMPLATE_REMAINDER,
+  MIXED_TEMPLATE_SPEC,
+} from "../../test-support/mixed-template.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { BCL2_TARGET_FIELD } from "../../test-support/template-specs.js";
 import { startTestServer, type TestServer } from "../__fixtures__/test-server.js";
 
 let server: TestServer;
@@ -34,19 +40,7 @@ class Answer(BaseAnswer):
 const SPEC = {
   class_name: "Answer",
   verify_strategy: null,
-  fields: [
-    {
-      name: "target",
-      type: "str",
-      description: "Target protein named in the response",
-      extraction_hint: null,
-      ground_truth: "BCL2",
-      literal_values: null,
-      verify_with: { normalize: ["lowercase", "strip"], type: "ExactMatch" },
-      weight: 1,
-      is_trace: false,
-    },
-  ],
+  fields: [BCL2_TARGET_FIELD],
 };
 
 describe("template builder: primitives, parse, generate", () => {
@@ -106,6 +100,47 @@ describe("template builder: primitives, parse, generate", () => {
     expect(await res.json()).toEqual({
       error: { code: "invalid_spec", message: problems.join("; "), details: problems },
     });
+  });
+
+  test("POST …/parse gives a mixed template's spec and its hand-written remainder", async () => {
+    const res = await post("/parse", { code: MIXED_TEMPLATE });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      mode: "mixed",
+      spec: MIXED_TEMPLATE_SPEC,
+      remainder: MIXED_TEMPLATE_REMAINDER,
+      lossy: [],
+      reason: null,
+    });
+  });
+
+  test("POST …/generate with the remainder writes the edited field into the hand-written code", async () => {
+    const spec = structuredClone(MIXED_TEMPLATE_SPEC);
+    (spec.fields[0] as { ground_truth: unknown }).ground_truth = "MCL1";
+    const res = await post("/generate", { spec, remainder: MIXED_TEMPLATE_REMAINDER });
+    expect(res.status).toBe(200);
+    const { code } = (await res.json()) as { code: string };
+    expect(code.startsWith(MIXED_TEMPLATE_REMAINDER.module_head)).toBe(true);
+    expect(code.endsWith(MIXED_TEMPLATE_REMAINDER.class_body_tail)).toBe(true);
+    const back = (await (await post("/parse", { code })).json()) as Record<string, unknown>;
+    expect(back).toEqual({
+      mode: "mixed",
+      spec,
+      remainder: MIXED_TEMPLATE_REMAINDER,
+      lossy: [],
+      reason: null,
+    });
+  });
+
+  test("POST …/generate refuses a remainder that does not fit around the fields, with the reason", async () => {
+    const res = await post("/generate", {
+      spec: MIXED_TEMPLATE_SPEC,
+      remainder: { ...MIXED_TEMPLATE_REMAINDER, class_body_tail: "x = 'unterminated\n" },
+    });
+    expect(res.status).toBe(422);
+    const { error } = (await res.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe("invalid_spec");
+    expect(error.message).toMatch(/hand-written part does not fit .*unterminated string literal/);
   });
 
   test("a spec that fails its schema is a 422 naming the field", async () => {

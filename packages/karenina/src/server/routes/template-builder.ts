@@ -9,7 +9,7 @@ import {
 } from "../../authoring/index.js";
 import { TEMPLATE_LANGUAGES } from "../../checkpoint/index.js";
 import { ModelConfigSchema } from "../../pipeline/index.js";
-import { createTemplateSandbox, TemplateSpecSchema } from "../../templates/index.js";
+import { createTemplateSandbox, TemplateRemainderSchema, TemplateSpecSchema } from "../../templates/index.js";
 import { ApiError, errorResponses, jsonContent, type RouteGroup } from "../core/index.js";
 
 const TAGS = ["template builder"];
@@ -26,25 +26,37 @@ const PrimitiveSchema = z.object({
   applies_to: z.array(z.string()).nullable().describe("Field types it applies to; null = any"),
   is_trace: z.boolean(),
 });
-const PrimitivesSchema = z.object({ primitives: z.array(PrimitiveSchema) }).meta({ id: "BuilderPrimitives" });
+export const PrimitivesSchema = z
+  .object({ primitives: z.array(PrimitiveSchema) })
+  .meta({ id: "BuilderPrimitives" });
 
-const ParseRequest = z.object({ code: CodeField }).meta({ id: "BuilderParseRequest" });
-const ParseResponse = z
+export const ParseRequest = z.object({ code: CodeField }).meta({ id: "BuilderParseRequest" });
+export const ParseResponse = z
   .object({
     mode: z.enum(["verified", "classic", "mixed"]),
     spec: TemplateSpecSchema.nullable(),
     lossy: z.array(z.string()).describe("What the spec cannot express; empty when it reproduces the code"),
     reason: z.string().nullable().describe("Why there is no spec, when there is none"),
+    remainder: TemplateRemainderSchema.optional().describe(
+      "A mixed template's hand-written part (classic fields, methods, imports), kept verbatim by generate",
+    ),
   })
   .meta({ id: "BuilderParseResult" });
 
-const GenerateRequest = z.object({ spec: TemplateSpecSchema }).meta({ id: "BuilderGenerateRequest" });
-const GenerateResponse = z.object({ code: z.string() }).meta({ id: "BuilderGenerateResult" });
+export const GenerateRequest = z
+  .object({
+    spec: TemplateSpecSchema,
+    remainder: TemplateRemainderSchema.optional().describe(
+      "The hand-written part parse gave for a mixed template: the fields are written into it, byte for byte",
+    ),
+  })
+  .meta({ id: "BuilderGenerateRequest" });
+export const GenerateResponse = z.object({ code: z.string() }).meta({ id: "BuilderGenerateResult" });
 
-const ValidateRequest = z
+export const ValidateRequest = z
   .object({ code: CodeField, language: LanguageField })
   .meta({ id: "BuilderValidateRequest" });
-const ValidateResponse = z
+export const ValidateResponse = z
   .object({
     valid: z.boolean(),
     errors: z.array(z.string()),
@@ -56,7 +68,7 @@ const ValidateResponse = z
   })
   .meta({ id: "BuilderValidation" });
 
-const TestRequest = z
+export const TestRequest = z
   .object({
     code: CodeField,
     language: LanguageField,
@@ -65,7 +77,7 @@ const TestRequest = z
     parsing_model: ModelConfigSchema.describe("The judge that parses the sample answer"),
   })
   .meta({ id: "BuilderTestRequest" });
-const TestResponse = z
+export const TestResponse = z
   .object({
     parsed_fields: z.record(z.string(), z.unknown()).nullable(),
     verify_result: z.boolean().nullable(),
@@ -87,7 +99,8 @@ const parse = createRoute({
   method: "post",
   path: `${BASE}/parse`,
   tags: TAGS,
-  summary: "Read Python template code into a TemplateSpec, without running it",
+  summary:
+    "Read Python template code into a TemplateSpec (and a mixed template's kept part), without running it",
   request: { body: { ...jsonContent(ParseRequest, "The code"), required: true } },
   responses: { 200: jsonContent(ParseResponse, "What was read"), ...errorResponses(422) },
 });
@@ -96,7 +109,8 @@ const generate = createRoute({
   method: "post",
   path: `${BASE}/generate`,
   tags: TAGS,
-  summary: "The VerifiedField Python code of a TemplateSpec (spec 02 §9.4)",
+  summary:
+    "The VerifiedField Python code of a TemplateSpec (spec 02 §9.4), inside a mixed template's kept part",
   request: { body: { ...jsonContent(GenerateRequest, "The spec"), required: true } },
   responses: { 200: jsonContent(GenerateResponse, "The code"), ...errorResponses(422) },
 });
@@ -145,7 +159,8 @@ export const templateBuilderRoutes: RouteGroup = (app) => {
   app.openapi(parse, (c) => c.json(parseTemplateSource(c.req.valid("json").code), 200));
 
   app.openapi(generate, (c) => {
-    const { code, problems } = generateTemplateSource(c.req.valid("json").spec);
+    const { spec, remainder } = c.req.valid("json");
+    const { code, problems } = generateTemplateSource(spec, remainder);
     if (code === null) throw new ApiError(422, "invalid_spec", problems.join("; "), problems);
     return c.json({ code }, 200);
   });

@@ -17,7 +17,7 @@ import {
 const TAGS = ["template generation"];
 const BASE = "/api/v2/templates/generation";
 
-const StartGenerationSchema = z
+export const StartGenerationSchema = z
   .object({
     questions: z.array(GenerationQuestionSchema).min(1, "must hold at least one question"),
     config: ModelConfigSchema.describe("The generator model (spec 04 §2 ModelConfig)"),
@@ -26,14 +26,14 @@ const StartGenerationSchema = z
   })
   .meta({ id: "StartTemplateGeneration" });
 
-const StartedSchema = z.object({
+export const GenerationStartedSchema = z.object({
   success: z.literal(true),
   job_id: z.string(),
   status: z.enum(JOB_STATUSES),
   message: z.string(),
 });
 
-const GenerationJobViewSchema = JobProgressSchema.extend({
+export const GenerationJobViewSchema = JobProgressSchema.extend({
   created_at: z.string(),
   finished_at: z.string().nullable(),
   outcome: GenerationResultSchema.nullable().describe("The templates, once the job has ended"),
@@ -51,7 +51,7 @@ const start = createRoute({
   request: {
     body: { ...jsonContent(StartGenerationSchema, "Questions and generator model"), required: true },
   },
-  responses: { 202: jsonContent(StartedSchema, "Queued"), ...errorResponses(422) },
+  responses: { 202: jsonContent(GenerationStartedSchema, "Queued"), ...errorResponses(422) },
 });
 
 const list = createRoute({

@@ -46,3 +46,16 @@ export class NotDeclarativeError extends TemplateError {
     super(`Template is not declarative${line === null ? "" : ` (line ${line})`}: ${reason}`);
   }
 }
+
+/**
+ * A template whose VerifiedFields the builder cannot lift out of the hand-written code around them without
+ * changing that code (spec 07 §1.3.6): `reason` names the construct, `line` (1-based) where it is, or null.
+ */
+export class TemplateSplitError extends TemplateError {
+  constructor(
+    readonly reason: string,
+    readonly line: number | null = null,
+  ) {
+    super(`The form cannot edit this template${line === null ? "" : ` (line ${line})`}: ${reason}`);
+  }
+}

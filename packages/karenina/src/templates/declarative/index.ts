@@ -26,9 +26,17 @@ export {
   PrimitiveError,
   type PythonExceptionKind,
   TemplateSpecError,
+  TemplateSplitError,
   VerificationError,
 } from "./errors.js";
 export { loadDeclarativeTemplate } from "./load-declarative-template.js";
+export {
+  joinMixedTemplate,
+  type MixedTemplate,
+  splitMixedTemplate,
+  type TemplateRemainder,
+  TemplateRemainderSchema,
+} from "./mixed-template.js";
 export {
   compileNormalizers,
   type Normalizer,

@@ -83,6 +83,17 @@ function strategyLines(node: StrategyNode): string[] {
 }
 
 /**
+ * The class-body lines of a spec (its fields, then its inner `VerificationStrategy` class, if any), indented by
+ * four spaces; empty for a spec with neither. The spec must be valid (`validateSpec`).
+ */
+export function specClassBodyLines(spec: TemplateSpec): string[] {
+  return [
+    ...spec.fields.flatMap(fieldLines),
+    ...(spec.verify_strategy ? strategyLines(strategyFromSpec(spec.verify_strategy)) : []),
+  ];
+}
+
+/**
  * The original's `spec_to_python` (spec 02 §9.4): VerifiedField Python source for a TemplateSpec, byte for
  * byte. Beyond the original, a `verify_strategy` is kept as an inner `VerificationStrategy` class (so a saved
  * template keeps its strategy), and a spec without fields gets a `pass` body.
@@ -101,8 +112,7 @@ export function specToPython(spec: TemplateSpec): string {
     "",
     "",
     `class ${spec.class_name}(BaseAnswer):`,
-    ...(spec.fields.length > 0 ? spec.fields.flatMap(fieldLines) : ["    pass"]),
-    ...(spec.verify_strategy ? strategyLines(strategyFromSpec(spec.verify_strategy)) : []),
+    ...(spec.fields.length > 0 ? specClassBodyLines(spec) : ["    pass"]),
   ];
   return `${lines.join("\n")}\n`;
 }

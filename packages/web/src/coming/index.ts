@@ -1,1 +1,0 @@
-export { ComingPanel, type ComingPanelProps } from "./ComingPanel.js";

@@ -1,0 +1,1 @@
+export { DocsTab } from "./DocsTab.js";

@@ -1,0 +1,1 @@
+export { useInterfaces, useModelDefaults } from "./use-model-registry.js";

@@ -1,0 +1,1 @@
+export { type EventStreamHandlers, followEventStream, isJobEndEvent } from "./event-stream.js";

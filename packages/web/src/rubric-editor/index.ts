@@ -1,0 +1,2 @@
+export type { RubricEditorProps } from "./RubricEditor.js";
+export { RubricEditor } from "./RubricEditor.js";

@@ -1,0 +1,1 @@
+export { TemplateEditor, type TemplateEditorProps } from "./TemplateEditor.js";
