@@ -10,6 +10,7 @@ import {
   nameErrorsOf,
   paramControls,
   paramText,
+  parseChoices,
   parseGroundTruth,
   parseParam,
   primitivesFor,
@@ -251,4 +252,16 @@ test("the name errors of a spec say which field has which", () => {
     'Field 1: Another field is named "dose"',
     'Field 2: Another field is named "dose"',
   ]);
+});
+
+describe("parseChoices (Multiple Choice values)", () => {
+  test("one per line, blanks dropped; a repeated choice is kept once with a warning, not refused", () => {
+    expect(parseChoices(" low \n\nhigh\n")).toEqual({ ok: true, value: ["low", "high"] });
+    expect(parseChoices("low\nhigh\nlow\nhigh\nmid")).toEqual({
+      ok: true,
+      value: ["low", "high", "mid"],
+      warning: "Repeated, kept once: low, high",
+    });
+    expect(parseChoices("\n  \n")).toEqual({ ok: false, error: "Give at least one choice" });
+  });
 });

@@ -36,7 +36,7 @@ const DEFAULT_VERIFY_WITH: Readonly<Record<FieldType, Record<string, unknown>>> 
 };
 
 export type Parsed<T> =
-  | { readonly ok: true; readonly value: T }
+  | { readonly ok: true; readonly value: T; readonly warning?: string }
   | { readonly ok: false; readonly error: string };
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
 const failed = (error: string): Parsed<never> => ({ ok: false, error });
@@ -451,4 +451,21 @@ export function nameErrorsOf(spec: BuilderTemplateSpec): string[] {
       names.filter((_, j) => j !== i),
     ).errors.map((error) => `Field ${i + 1}: ${error}`),
   );
+}
+
+/**
+ * The choices of a Multiple Choice field, one per line (spec 07 §1.3.6): blanks dropped, at least one; a
+ * repeated choice is kept once, with a warning naming it.
+ */
+export function parseChoices(text: string): Parsed<string[]> {
+  const lines = text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  if (lines.length === 0) return failed("Give at least one choice");
+  const values = [...new Set(lines)];
+  const repeated = [...new Set(lines.filter((line, index) => lines.indexOf(line) !== index))];
+  return repeated.length === 0
+    ? ok(values)
+    : { ok: true, value: values, warning: `Repeated, kept once: ${repeated.join(", ")}` };
 }

@@ -1,5 +1,8 @@
-import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { once } from "node:events";
+import { createReadStream } from "node:fs";
+import { appendFile, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
+import { createInterface } from "node:readline";
 import type { JobEvent } from "./job-events.js";
 
 /**
@@ -7,18 +10,18 @@ import type { JobEvent } from "./job-events.js";
  * restart. Appends are queued in order; a torn last line (a crash mid-write) is ignored when read.
  */
 export class EventLog {
-  readonly #path: string;
+  readonly path: string;
   #chain: Promise<void>;
 
   constructor(path: string) {
-    this.#path = path;
+    this.path = path;
     this.#chain = mkdir(dirname(path), { recursive: true }).then(() => undefined);
   }
 
   /** Queues an event; {@link flushed} resolves when it is written. */
   append(event: JobEvent): void {
     const line = `${JSON.stringify(event)}\n`;
-    this.#chain = this.#chain.then(() => appendFile(this.#path, line)).catch(() => undefined);
+    this.#chain = this.#chain.then(() => appendFile(this.path, line)).catch(() => undefined);
   }
 
   /** Resolves when every queued event is written. */
@@ -26,24 +29,54 @@ export class EventLog {
     return this.#chain;
   }
 
+  /**
+   * Calls `onEvent` with each event of the log at `path` whose `seq` is above `after`, in order, reading the
+   * file a line at a time (a long job's log is never held whole in memory). No log: no events.
+   */
+  static async replay(path: string, after: number, onEvent: (event: JobEvent) => void): Promise<void> {
+    const input = createReadStream(path, { encoding: "utf8" });
+    try {
+      await once(input, "open");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw error;
+    }
+    const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+    try {
+      for await (const line of lines) {
+        const event = parseLine(line);
+        if (event !== null && event.seq > after) onEvent(event);
+      }
+    } finally {
+      lines.close();
+      input.destroy();
+    }
+  }
+
   /** The events of the log at `path` with `seq` above `after`, in order (none when there is no log). */
   static async read(path: string, after = 0): Promise<JobEvent[]> {
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch {
-      return [];
-    }
     const events: JobEvent[] = [];
-    for (const line of text.split("\n")) {
-      if (line.trim() === "") continue;
-      try {
-        const event = JSON.parse(line) as JobEvent;
-        if (typeof event.seq === "number" && event.seq > after) events.push(event);
-      } catch {
-        // A line torn by a crash mid-write: the events before it are whole.
-      }
-    }
+    await EventLog.replay(path, after, (event) => events.push(event));
     return events;
+  }
+
+  /** The `seq` of the last whole event of the log at `path` (0 when it has none). */
+  static async lastSeq(path: string): Promise<number> {
+    let last = 0;
+    await EventLog.replay(path, 0, (event) => {
+      last = event.seq;
+    });
+    return last;
+  }
+}
+
+/** One line's event, or null for a blank line or one torn by a crash mid-write (the events before it are whole). */
+function parseLine(line: string): JobEvent | null {
+  if (line.trim() === "") return null;
+  try {
+    const event = JSON.parse(line) as JobEvent;
+    return typeof event.seq === "number" ? event : null;
+  } catch {
+    return null;
   }
 }

@@ -73,7 +73,18 @@ export interface JobRunnerOptions {
   readonly workDir: string;
   /** Jobs running at once (spec 07 §2.4 `KARENINA_ASYNC_MAX_WORKERS`, default 2); others wait `pending`. */
   readonly maxConcurrentJobs?: number;
+  /**
+   * The latest events a running job keeps in memory for subscribers that reconnect (default
+   * {@link RECENT_EVENTS}); a subscriber asking for older ones has them replayed from the job's event log.
+   */
+  readonly recentEvents?: number;
 }
+
+/**
+ * Enough for a reconnecting client to catch up from memory. A job's events are in its log: keeping them all
+ * in memory too cost a 2,000-task job ~15 MB of the server's heap by its end, and grew with the job.
+ */
+export const RECENT_EVENTS = 256;
 
 const TERMINAL_EVENT: Partial<Record<JobStatus, JobEventType>> = {
   completed: "job_completed",
@@ -89,7 +100,8 @@ type AnyKind = JobKind<any>;
 
 /** A job this process is running (or has queued). */
 class LiveJob {
-  readonly events: JobEvent[] = [];
+  /** The latest events (at most `recentLimit`), oldest first; all of them are in the event log. */
+  readonly recent: JobEvent[] = [];
   readonly subscribers = new Set<JobSubscriber>();
   readonly controller = new AbortController();
   readonly running = new Map<string, number>();
@@ -113,6 +125,7 @@ class LiveJob {
     readonly resuming: boolean,
     lastSeq: number,
     readonly storage: Storage,
+    readonly recentLimit: number,
   ) {
     this.seq = lastSeq;
     this.settled = new Promise<void>((resolve) => {
@@ -124,7 +137,8 @@ class LiveJob {
     this.refreshClock();
     this.seq++;
     const event: JobEvent = { ...this.progress, ...extra, type, seq: this.seq, ts: Date.now() };
-    this.events.push(event);
+    this.recent.push(event);
+    if (this.recent.length > this.recentLimit) this.recent.shift();
     this.log.append(event);
     for (const subscriber of this.subscribers) subscriber.onEvent(event);
     return event;
@@ -209,6 +223,7 @@ export class JobRunner {
   readonly #storage: Storage;
   readonly #workDir: string;
   readonly #maxConcurrent: number;
+  readonly #recentEvents: number;
   readonly #kinds = new Map<string, AnyKind>();
   readonly #live = new Map<string, LiveJob>();
   readonly #queue: LiveJob[] = [];
@@ -220,6 +235,7 @@ export class JobRunner {
     this.#storage = options.storage;
     this.#workDir = options.workDir;
     this.#maxConcurrent = Math.max(1, options.maxConcurrentJobs ?? 2);
+    this.#recentEvents = Math.max(0, options.recentEvents ?? RECENT_EVENTS);
   }
 
   /** Adds a kind of job (once per kind). */
@@ -273,6 +289,7 @@ export class JobRunner {
       false,
       0,
       this.#storage,
+      this.#recentEvents,
     );
     this.#enqueue(live, input);
     return this.#view(live.row, live.progress, live.seq);
@@ -288,8 +305,7 @@ export class JobRunner {
     const handler = this.#requireKind(row.kind);
     if (row.status !== "interrupted" || !handler.resumable) throw jobStateConflict(id, row.status, "resumed");
     const saved = storedProgress(row);
-    const prior = await EventLog.read(this.#eventLogPath(id));
-    const lastSeq = Math.max(saved.last_seq, prior.at(-1)?.seq ?? 0);
+    const lastSeq = Math.max(saved.last_seq, await EventLog.lastSeq(this.#eventLogPath(id)));
     const progress: JobProgress = { ...saved, status: "pending", error: null };
     const live = new LiveJob(
       handler,
@@ -300,8 +316,8 @@ export class JobRunner {
       true,
       lastSeq,
       this.#storage,
+      this.#recentEvents,
     );
-    live.events.push(...prior);
     await this.#storage.updateJob(id, { status: "pending", errorMessage: null, finishedAt: null });
     this.#enqueue(live, input ?? handler.parseInput(row.input));
     return this.#view(row, progress, lastSeq);
@@ -407,8 +423,11 @@ export class JobRunner {
     const live = this.#live.get(id);
     if (live !== undefined) {
       subscriber.onEvent(live.snapshot());
+      const oldestHeld = live.recent[0]?.seq ?? live.seq + 1;
+      if (after !== undefined && after < live.seq && after + 1 < oldestHeld)
+        return this.#catchUp(live, after, subscriber);
       if (after !== undefined)
-        for (const event of live.events) if (event.seq > after) subscriber.onEvent(event);
+        for (const event of live.recent) if (event.seq > after) subscriber.onEvent(event);
       live.subscribers.add(subscriber);
       return () => live.subscribers.delete(subscriber);
     }
@@ -419,9 +438,46 @@ export class JobRunner {
     const progress = storedProgress(row);
     subscriber.onEvent({ ...progress, type: "snapshot", seq: progress.last_seq, ts: Date.now() });
     if (after !== undefined)
-      for (const event of await EventLog.read(this.#eventLogPath(id), after)) subscriber.onEvent(event);
+      await EventLog.replay(this.#eventLogPath(id), after, (event) => subscriber.onEvent(event));
     subscriber.onEnd();
     return () => undefined;
+  }
+
+  /**
+   * Follows a running job from an event older than those it holds: the events up to now come from its log,
+   * while the live ones wait, then the live ones follow (each event once, in order).
+   */
+  async #catchUp(live: LiveJob, after: number, subscriber: JobSubscriber): Promise<() => void> {
+    const upTo = live.seq;
+    const waiting: JobEvent[] = [];
+    let caughtUp = false;
+    let ended = false;
+    const relay: JobSubscriber = {
+      onEvent: (event) => {
+        if (caughtUp) subscriber.onEvent(event);
+        else waiting.push(event);
+      },
+      onEnd: () => {
+        if (caughtUp) subscriber.onEnd();
+        else ended = true;
+      },
+    };
+    live.subscribers.add(relay);
+    let last = after;
+    const send = (event: JobEvent) => {
+      if (event.seq <= last || event.seq > upTo) return;
+      subscriber.onEvent(event);
+      last = event.seq;
+    };
+    // Every event up to `upTo` was queued for the log before this point.
+    await live.log.flushed();
+    await EventLog.replay(live.log.path, after, send).catch(() => undefined);
+    // What the log could not give (a failed write) the memory may still hold.
+    for (const event of live.recent) send(event);
+    for (const event of waiting.splice(0)) subscriber.onEvent(event);
+    caughtUp = true;
+    if (ended) subscriber.onEnd();
+    return () => live.subscribers.delete(relay);
   }
 
   /** Resolves when no job runs or waits (for tests and a graceful shutdown that lets jobs finish). */

@@ -9,8 +9,10 @@ import {
 } from "../../authoring/index.js";
 import { TEMPLATE_LANGUAGES } from "../../checkpoint/index.js";
 import { ModelConfigSchema } from "../../pipeline/index.js";
+import type { PythonSandbox } from "../../sandbox/index.js";
 import { createTemplateSandbox, TemplateRemainderSchema, TemplateSpecSchema } from "../../templates/index.js";
 import { ApiError, errorResponses, jsonContent, type RouteGroup } from "../core/index.js";
+import { SpareSandboxes } from "../spare-sandboxes/index.js";
 
 const TAGS = ["template builder"];
 const BASE = "/api/v2/templates/builder";
@@ -137,9 +139,7 @@ const test = createRoute({
 });
 
 /** Runs `work` with a Python sandbox of its own (the request's trust domain), closed afterwards. */
-async function withOwnSandbox<T>(
-  work: (sandbox: ReturnType<typeof createTemplateSandbox>) => Promise<T>,
-): Promise<T> {
+async function withOwnSandbox<T>(work: (sandbox: PythonSandbox) => Promise<T>): Promise<T> {
   const sandbox = createTemplateSandbox("strict");
   try {
     return await work(sandbox);
@@ -153,7 +153,12 @@ async function withOwnSandbox<T>(
  * Client code only ever runs through the sandboxes, in one of its own per request (never shared with a
  * benchmark or another request); parse and generate never run it.
  */
-export const templateBuilderRoutes: RouteGroup = (app) => {
+export const templateBuilderRoutes: RouteGroup = (app, _deps, hooks) => {
+  // A Python template's check waits for no process start: it takes a started, never-used sandbox.
+  const spares = new SpareSandboxes(() => createTemplateSandbox("strict"));
+  hooks.onShutdown(() => spares.close());
+  const sandboxFor = (language: string) => (language === "Python" ? spares : { use: withOwnSandbox });
+
   app.openapi(primitives, (c) => c.json({ primitives: builderPrimitives() }, 200));
 
   app.openapi(parse, (c) => c.json(parseTemplateSource(c.req.valid("json").code), 200));
@@ -167,12 +172,15 @@ export const templateBuilderRoutes: RouteGroup = (app) => {
 
   app.openapi(validate, async (c) => {
     const { code, language } = c.req.valid("json");
-    return c.json(await withOwnSandbox((sandbox) => validateTemplateSource(code, language, sandbox)), 200);
+    const outcome = await sandboxFor(language).use((sandbox) =>
+      validateTemplateSource(code, language, sandbox),
+    );
+    return c.json(outcome, 200);
   });
 
   app.openapi(test, async (c) => {
     const body = c.req.valid("json");
-    const outcome = await withOwnSandbox((pythonSandbox) =>
+    const outcome = await sandboxFor(body.language).use((pythonSandbox) =>
       testTemplate({
         template: { code: body.code, language: body.language },
         questionText: body.question_text,

@@ -7,6 +7,7 @@ import {
   type FieldType,
   fieldTypeOf,
   groundTruthText,
+  parseChoices,
   parseGroundTruth,
   primitivesFor,
   withFieldType,
@@ -188,15 +189,7 @@ export function FieldCard(props: FieldCardProps): ReactElement {
           hint="One per line; blanks are dropped"
           multiline
           initialText={(field.literal_values ?? []).join("\n")}
-          parse={(text) => {
-            const values = text
-              .split("\n")
-              .map((line) => line.trim())
-              .filter((line) => line !== "");
-            if (values.length === 0) return { ok: false, error: "Give at least one choice" };
-            if (new Set(values).size !== values.length) return { ok: false, error: "A choice is repeated" };
-            return { ok: true, value: values };
-          }}
+          parse={parseChoices}
           onValue={(values) => set({ literal_values: values as string[] })}
         />
       )}

@@ -19,15 +19,24 @@ export function ParsedInput(props: ParsedInputProps): ReactElement {
   const id = useId();
   const [text, setText] = useState(props.initialText);
   const [error, setError] = useState<string | null>(null);
+  const [warning, setWarning] = useState<string | null>(null);
   const change = (next: string) => {
     setText(next);
     const parsed = props.parse(next);
     if (parsed.ok) {
       setError(null);
+      setWarning(parsed.warning ?? null);
       props.onValue(parsed.value);
-    } else setError(parsed.error);
+    } else {
+      setError(parsed.error);
+      setWarning(null);
+    }
   };
-  const describedBy = [props.hint ? `${id}-hint` : null, error ? `${id}-error` : null]
+  const describedBy = [
+    props.hint ? `${id}-hint` : null,
+    error ? `${id}-error` : null,
+    warning ? `${id}-warning` : null,
+  ]
     .filter(Boolean)
     .join(" ");
   const common = {
@@ -56,6 +65,11 @@ export function ParsedInput(props: ParsedInputProps): ReactElement {
       {error && (
         <small id={`${id}-error`} className="te-bad">
           {error}
+        </small>
+      )}
+      {warning && (
+        <small id={`${id}-warning`} className="te-warn">
+          {warning}
         </small>
       )}
     </div>

@@ -38,6 +38,11 @@ export function sandboxProcessesOf(hostPid: number): number[] {
     .filter((pid) => commandLine(pid)?.includes(marker) && isRunning(pid));
 }
 
+/** The sandboxes of `hostPid` that run: one Node process each (a sandbox may also have a wrapping program). */
+export function runningSandboxesOf(hostPid: number): number[] {
+  return sandboxProcessesOf(hostPid).filter((pid) => commandLine(pid)?.[0] === process.execPath);
+}
+
 /** The Node process (not a wrapping program) among the sandbox processes of `hostPid` that descend from `ancestor`. */
 export function sandboxNodeProcess(hostPid: number, ancestor: number): number | undefined {
   return sandboxProcessesOf(hostPid).find(

@@ -1,0 +1,1 @@
+export { SpareSandboxes } from "./spare-sandboxes.js";
