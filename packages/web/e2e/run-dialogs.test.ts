@@ -5,69 +5,41 @@
  * traces.
  */
 import { createHash } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { z } from "zod";
-import { drugReplies } from "../../karenina/src/server/__fixtures__/verification-jobs.js";
+import { expect, test } from "vitest";
 import { drugBenchmark } from "../../karenina/src/test-support/cli.js";
-import { mcpHttpServerPerTest } from "../../karenina/src/test-support/mcp-http-server.js";
+import { describeInBrowser } from "./__fixtures__/browser.js";
 import {
-  type OpenAiTestServer,
-  startOpenAiServer,
-} from "../../karenina/src/test-support/openai-server/index.js";
-import { type BrowserApp, describeInBrowser, openBrowserApp } from "./__fixtures__/browser.js";
-import {
+  addBioMcpServer,
+  bioMcpServer,
   card,
   jobEnd,
   loadWorkingBenchmark,
   noSeriousViolations,
   runAndCapture,
+  runScreenSuite,
   scriptedModel,
+  scriptedPair,
 } from "./__fixtures__/run-screen.js";
 
 const md5 = (text: string) => createHash("md5").update(text).digest("hex");
 
 describeInBrowser("run screen dialogs", () => {
-  let app: BrowserApp;
-  let llm: OpenAiTestServer;
-  let folder: string;
-  const startMcp = mcpHttpServerPerTest();
   const benchmark = drugBenchmark(2, "dialogs-e2e");
-  beforeAll(async () => {
-    app = await openBrowserApp();
-    llm = await startOpenAiServer(drugReplies());
-    folder = await mkdtemp(join(tmpdir(), "karenina-run-dialogs-"));
-    await app.server.deps.storage.saveBenchmark(benchmark);
-  }, 120_000);
-  afterAll(async () => {
-    await app?.close();
-    await llm?.close();
-    if (folder !== undefined) await rm(folder, { recursive: true, force: true });
-  });
+  const suite = runScreenSuite("run-dialogs", benchmark);
 
   test("MCP: add a server, Validate lists its tools, keep some, save; the job config holds them", async () => {
+    const { app, llm, startMcp } = suite;
     const { page } = app;
-    const url = await startMcp(() => {
-      const mcp = new McpServer({ name: "bio", version: "1" });
-      for (const name of ["lookup_gene", "lookup_drug", "search_papers"])
-        mcp.registerTool(name, { description: `Tool ${name}`, inputSchema: { q: z.string() } }, async () => ({
-          content: [{ type: "text", text: "ok" }],
-        }));
-      return mcp;
-    });
+    const tools = ["lookup_gene", "lookup_drug", "search_papers"];
+    const url = await startMcp(() =>
+      bioMcpServer(Object.fromEntries(tools.map((name) => [name, `Tool ${name}`]))),
+    );
     await loadWorkingBenchmark(app, "dialogs-e2e");
-    await scriptedModel(page, "Answering model 1", "answerer", llm.baseURL);
-    await scriptedModel(page, "Parsing model 1", "judge", llm.baseURL);
+    await scriptedPair(page, llm.baseURL);
 
-    await card(page, "Answering model 1").getByRole("button", { name: "Configure MCP" }).click();
-    const dialog = page.getByRole("dialog", { name: "Configure MCP" });
-    await dialog.getByRole("button", { name: "Add server" }).click();
-    await dialog.getByLabel("Server name").fill("bio");
-    await dialog.getByLabel("Server URL").fill(url);
-    await dialog.getByRole("button", { name: "Validate" }).click();
+    const dialog = await addBioMcpServer(page, url);
     await dialog.getByText("3 tools").waitFor();
     await dialog.getByText("3 of 3 selected").waitFor();
     await dialog.getByRole("checkbox", { name: "search_papers" }).uncheck();
@@ -86,6 +58,7 @@ describeInBrowser("run screen dialogs", () => {
   });
 
   test("Presets: save, rename inline (Enter saves, Escape cancels), apply over changed settings, delete after confirming", async () => {
+    const { app, llm } = suite;
     const { page } = app;
     await loadWorkingBenchmark(app, "dialogs-e2e");
     const answering = card(page, "Answering model 1");
@@ -96,8 +69,7 @@ describeInBrowser("run screen dialogs", () => {
       await mcp.getByRole("button", { name: "Remove server" }).click();
       await mcp.getByRole("button", { name: "Save Configuration" }).click();
     } else await mcp.getByRole("button", { name: "Cancel" }).click();
-    await scriptedModel(page, "Answering model 1", "answerer", llm.baseURL);
-    await scriptedModel(page, "Parsing model 1", "judge", llm.baseURL);
+    await scriptedPair(page, llm.baseURL);
 
     await page.getByRole("button", { name: "Manage Presets" }).click();
     let dialog = page.getByRole("dialog", { name: "Manage Presets" });
@@ -155,6 +127,7 @@ describeInBrowser("run screen dialogs", () => {
   });
 
   test("manual traces: an uploaded md5 → trace file answers the run; the results hold those traces", async () => {
+    const { app, llm, folder } = suite;
     const { page } = app;
     await loadWorkingBenchmark(app, "dialogs-e2e");
     const traces = Object.fromEntries(

@@ -4,30 +4,25 @@
  * embedding check, rubric strategy and deep judgment, few-shot k-shot and custom picks, the MCP trace flags);
  * an answering agent's settings and Extra Arguments; and "Upload results to view" in the database bar.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { z } from "zod";
+import { expect, test } from "vitest";
 import { Benchmark } from "../../karenina/src/benchmark/index.js";
-import { drugReplies } from "../../karenina/src/server/__fixtures__/verification-jobs.js";
 import { richResult } from "../../karenina/src/storage/__fixtures__/results.js";
-import { mcpHttpServerPerTest } from "../../karenina/src/test-support/mcp-http-server.js";
-import {
-  type OpenAiTestServer,
-  startOpenAiServer,
-} from "../../karenina/src/test-support/openai-server/index.js";
+import type { OpenAiTestServer } from "../../karenina/src/test-support/openai-server/index.js";
 import { DRUG_TEMPLATE } from "../../karenina/src/test-support/pipeline-context.js";
-import { type BrowserApp, describeInBrowser, openBrowserApp } from "./__fixtures__/browser.js";
+import { describeInBrowser } from "./__fixtures__/browser.js";
 import {
+  addBioMcpServer,
+  bioMcpServer,
   card,
   jobEnd,
   loadWorkingBenchmark,
   noSeriousViolations,
   runAndCapture,
-  scriptedModel,
+  runScreenSuite,
+  scriptedPair,
 } from "./__fixtures__/run-screen.js";
 
 const EGFR_EXAMPLE = { question: "Which drug inhibits EGFR?", answer: "Erlotinib" };
@@ -69,24 +64,10 @@ async function selectBcl2Questions(page: Page): Promise<void> {
 }
 
 describeInBrowser("run settings that reach the job config", () => {
-  let app: BrowserApp;
-  let llm: OpenAiTestServer;
-  let folder: string;
-  const startMcp = mcpHttpServerPerTest();
-  beforeAll(async () => {
-    app = await openBrowserApp();
-    app.page.setDefaultTimeout(15_000);
-    llm = await startOpenAiServer(drugReplies());
-    folder = await mkdtemp(join(tmpdir(), "karenina-run-settings-"));
-    await app.server.deps.storage.saveBenchmark(settingsBenchmark());
-  }, 120_000);
-  afterAll(async () => {
-    await app?.close();
-    await llm?.close();
-    if (folder !== undefined) await rm(folder, { recursive: true, force: true });
-  });
+  const suite = runScreenSuite("run-settings", settingsBenchmark(), { defaultTimeout: 15_000 });
 
   test("Test Selection: the search narrows the list, Select Visible takes only those, the counter follows", async () => {
+    const { app } = suite;
     const { page } = app;
     await loadWorkingBenchmark(app, "settings-e2e");
     await page.getByText("Test Selection (3 available)").waitFor();
@@ -118,10 +99,10 @@ describeInBrowser("run settings that reach the job config", () => {
   });
 
   test("evaluation toggles: sufficiency, embedding check, rubric strategy and deep judgment, few-shot, MCP trace flags", async () => {
+    const { app, llm } = suite;
     const { page } = app;
     await loadWorkingBenchmark(app, "settings-e2e");
-    await scriptedModel(page, "Answering model 1", "answerer", llm.baseURL);
-    await scriptedModel(page, "Parsing model 1", "judge", llm.baseURL);
+    await scriptedPair(page, llm.baseURL);
     await selectBcl2Questions(page);
 
     await page.getByRole("checkbox", { name: "Rubric", exact: true }).check();
@@ -192,31 +173,16 @@ describeInBrowser("run settings that reach the job config", () => {
   }, 90_000);
 
   test("agent settings and Extra Arguments of an answering agent reach its model config", async () => {
+    const { app, llm, startMcp } = suite;
     const { page } = app;
-    const url = await startMcp(() => {
-      const mcp = new McpServer({ name: "bio", version: "1" });
-      mcp.registerTool(
-        "lookup_drug",
-        { description: "Looks a drug up", inputSchema: { q: z.string() } },
-        async () => ({
-          content: [{ type: "text", text: "ok" }],
-        }),
-      );
-      return mcp;
-    });
+    const url = await startMcp(() => bioMcpServer({ lookup_drug: "Looks a drug up" }));
     await loadWorkingBenchmark(app, "settings-e2e");
-    await scriptedModel(page, "Answering model 1", "answerer", llm.baseURL);
-    await scriptedModel(page, "Parsing model 1", "judge", llm.baseURL);
+    await scriptedPair(page, llm.baseURL);
     await selectBcl2Questions(page);
     const answering = card(page, "Answering model 1");
     expect(await answering.getByText("Agent settings").count()).toBe(0); // not an agent yet
 
-    await answering.getByRole("button", { name: "Configure MCP" }).click();
-    const mcp = page.getByRole("dialog", { name: "Configure MCP" });
-    await mcp.getByRole("button", { name: "Add server" }).click();
-    await mcp.getByLabel("Server name").fill("bio");
-    await mcp.getByLabel("Server URL").fill(url);
-    await mcp.getByRole("button", { name: "Validate" }).click();
+    const mcp = await addBioMcpServer(page, url);
     await mcp.getByText("1 of 1 selected").waitFor();
     await mcp.getByRole("button", { name: "Save Configuration" }).click();
 
@@ -297,6 +263,7 @@ describeInBrowser("run settings that reach the job config", () => {
   }, 90_000);
 
   test("Upload results to view: a JSONL run log becomes an imported run the results table shows", async () => {
+    const { app, folder } = suite;
     const { page } = app;
     const rows = ["q1", "q2", "q3"].map((questionId) =>
       richResult({

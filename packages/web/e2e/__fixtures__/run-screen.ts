@@ -1,8 +1,68 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Locator, Page } from "playwright-core";
-import { expect } from "vitest";
-import type { BrowserApp } from "./browser.js";
+import { afterAll, beforeAll, expect } from "vitest";
+import { z } from "zod";
+import type { Benchmark } from "../../../karenina/src/benchmark/index.js";
+import { drugReplies } from "../../../karenina/src/server/__fixtures__/verification-jobs.js";
+import { mcpHttpServerPerTest } from "../../../karenina/src/test-support/mcp-http-server.js";
+import {
+  type OpenAiTestServer,
+  startOpenAiServer,
+} from "../../../karenina/src/test-support/openai-server/index.js";
+import { type BrowserApp, openBrowserApp } from "./browser.js";
 
-// Steps of the run screen's browser tests (run.test.ts, run-dialogs.test.ts, run-to-results.test.ts).
+// Steps of the run screen's browser tests (run.test.ts, run-dialogs.test.ts, run-settings.test.ts,
+// run-to-results.test.ts).
+
+/** What a run screen suite's tests share; `beforeAll` fills it in. */
+export interface RunScreenSuite {
+  app: BrowserApp;
+  /** The scripted OpenAI-compatible server, answering the drug questions. */
+  llm: OpenAiTestServer;
+  /** A scratch folder for the files a test uploads; removed after the suite. */
+  folder: string;
+  /** Starts an MCP server for the running test (closed after it). */
+  startMcp: ReturnType<typeof mcpHttpServerPerTest>;
+}
+
+/**
+ * Registers a suite's `beforeAll` and `afterAll`: the browser app with `benchmark` stored (and `defaultTimeout`
+ * for its page, when given), the scripted server answering drug questions and a scratch folder named after
+ * `name`. Call it in the suite's body; read the returned object's fields in its tests.
+ */
+export function runScreenSuite(
+  name: string,
+  benchmark: Benchmark,
+  options: { defaultTimeout?: number } = {},
+): RunScreenSuite {
+  const suite = { startMcp: mcpHttpServerPerTest() } as RunScreenSuite;
+  beforeAll(async () => {
+    suite.app = await openBrowserApp();
+    if (options.defaultTimeout !== undefined) suite.app.page.setDefaultTimeout(options.defaultTimeout);
+    suite.llm = await startOpenAiServer(drugReplies());
+    suite.folder = await mkdtemp(join(tmpdir(), `karenina-${name}-`));
+    await suite.app.server.deps.storage.saveBenchmark(benchmark);
+  }, 120_000);
+  afterAll(async () => {
+    await suite.app?.close();
+    await suite.llm?.close();
+    if (suite.folder !== undefined) await rm(suite.folder, { recursive: true, force: true });
+  });
+  return suite;
+}
+
+/** An MCP server "bio" with `tools` (name → description); each takes a string `q` and answers "ok". */
+export function bioMcpServer(tools: Record<string, string>): McpServer {
+  const mcp = new McpServer({ name: "bio", version: "1" });
+  for (const [name, description] of Object.entries(tools))
+    mcp.registerTool(name, { description, inputSchema: { q: z.string() } }, async () => ({
+      content: [{ type: "text", text: "ok" }],
+    }));
+  return mcp;
+}
 
 /** A model card of the run screen by its title ("Answering model 1"). */
 export const card = (page: Page, title: string): Locator => page.getByRole("group", { name: title, exact: true });
@@ -44,6 +104,26 @@ export async function scriptedModel(page: Page, title: string, model: string, ba
   await box.getByLabel("Model name").fill(model);
   await box.getByLabel("Endpoint URL").fill(baseURL);
   await box.getByLabel("API key").fill("sk-test");
+}
+
+/** Points the first answering and parsing cards at the scripted server's "answerer" and "judge". */
+export async function scriptedPair(page: Page, baseURL: string): Promise<void> {
+  await scriptedModel(page, "Answering model 1", "answerer", baseURL);
+  await scriptedModel(page, "Parsing model 1", "judge", baseURL);
+}
+
+/**
+ * Opens Answering model 1's Configure MCP, adds the server "bio" at `url` and clicks Validate; returns the dialog,
+ * still open.
+ */
+export async function addBioMcpServer(page: Page, url: string): Promise<Locator> {
+  await card(page, "Answering model 1").getByRole("button", { name: "Configure MCP" }).click();
+  const dialog = page.getByRole("dialog", { name: "Configure MCP" });
+  await dialog.getByRole("button", { name: "Add server" }).click();
+  await dialog.getByLabel("Server name").fill("bio");
+  await dialog.getByLabel("Server URL").fill(url);
+  await dialog.getByRole("button", { name: "Validate" }).click();
+  return dialog;
 }
 
 /** No serious or critical axe violation on the page as it is. */
@@ -89,8 +169,7 @@ export async function runOneAndOpenDetail(app: BrowserApp, baseURL: string): Pro
   const { page } = app;
   await page.getByRole("tab", { name: "3. Benchmark" }).click();
   await page.getByText("Test Selection (1 available)").waitFor({ timeout: 20_000 });
-  await scriptedModel(page, "Answering model 1", "answerer", baseURL);
-  await scriptedModel(page, "Parsing model 1", "judge", baseURL);
+  await scriptedPair(page, baseURL);
   await page.getByRole("checkbox", { name: "Select all visible questions" }).check();
   await page.getByRole("button", { name: "Run Selected (1 × 1 = 1)" }).click();
   await page.getByRole("tabpanel").getByText("Verification completed: 1 of 1 done").waitFor({ timeout: 60_000 });

@@ -231,6 +231,38 @@ describe("search_files", () => {
     expect(found.matches).toHaveLength(1);
   });
 
+  test("attack: 500 000 empty lines matched by ^ stop at the match limit, within a deadline", async () => {
+    await writeFile(join(ws, "results", "empty.txt"), "\n".repeat(500_000));
+    const tools = workspaceTools(ws, { mode: "read_only", limits: { searchMaxMatches: 50 } });
+    const started = Date.now();
+    const found = await call(tools.search_files, { pattern: "^", regex: true, path: "results/empty.txt" });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(found.truncated).toBe(true);
+    expect(found.matches).toHaveLength(50);
+    expect(found.matches[0]).toEqual({ path: "results/empty.txt", line: 1, text: "" });
+  }, 15_000);
+
+  test("attack: a catastrophic regex over several files is refused at the first file and leaves no worker busy", async () => {
+    await mkdir(join(ws, "traps"));
+    for (const name of ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"]) {
+      await writeFile(join(ws, "traps", name), `${"a".repeat(40)}!\n`);
+    }
+    const tools = workspaceTools(ws, { mode: "read_only" });
+    const started = Date.now();
+    expect(
+      await refusal(() => call(tools.search_files, { pattern: "(a+)+$", regex: true, path: "traps" })),
+    ).toMatch(/was stopped on traps\/a\.txt: .*timed out after 1000 ms/);
+    // One file's deadline, not five.
+    expect(Date.now() - started).toBeLessThan(4000);
+    // Five searches at once (more than the pool's workers): none waits behind a stuck worker.
+    const next = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        call(tools.search_files, { pattern: "value=\\d+", regex: true, path: "results" }),
+      ),
+    );
+    for (const found of next) expect(found.matches).toHaveLength(1);
+  }, 20_000);
+
   test("a regex search reports the same lines as a plain one, CRLF files included", async () => {
     await writeFile(join(ws, "results", "crlf.txt"), "alpha\r\nbeta step\r\ngamma\r\nstep delta");
     const tools = workspaceTools(ws, { mode: "read_only" });

@@ -12,8 +12,8 @@ import { llmPortFor, ModelConfigSchema, parserPortFor, requestKwargs } from "./i
 const server = serverPerTest(startOpenAiServer);
 const anthropic = serverPerTest(startAnthropicServer);
 
-/** Request arguments and control keys, as a user writes them in a model's extra_kwargs. */
-const EXTRA_KWARGS = {
+/** Request arguments a user writes in a model's extra_kwargs that an OpenAI-compatible body carries as written. */
+const REQUEST_ARGUMENTS = {
   top_p: 0.5,
   frequency_penalty: 0.25,
   presence_penalty: -0.5,
@@ -21,6 +21,11 @@ const EXTRA_KWARGS = {
   seed: 7,
   repetition_penalty: 1.1,
   top_k: 20,
+};
+
+/** Request arguments and control keys, as a user writes them in a model's extra_kwargs. */
+const EXTRA_KWARGS = {
+  ...REQUEST_ARGUMENTS,
   model_kwargs: { min_p: 0.05 },
   endpoint_base_url_mode: "auto_v1",
   api_key: "sk-extra-should-not-be-sent",
@@ -32,16 +37,7 @@ const EXTRA_KWARGS = {
   max_retries: 4,
 };
 
-const SENT = {
-  top_p: 0.5,
-  frequency_penalty: 0.25,
-  presence_penalty: -0.5,
-  stop: ["END"],
-  seed: 7,
-  repetition_penalty: 1.1,
-  top_k: 20,
-  min_p: 0.05,
-};
+const SENT = { ...REQUEST_ARGUMENTS, min_p: 0.05 };
 const CONTROL_KEYS = [
   "endpoint_base_url_mode",
   "api_key",
@@ -65,6 +61,19 @@ const endpointModel = (extra: Record<string, unknown> | null) =>
   });
 
 const Answer = zodStructuredSchema("Answer", z.object({ gene: z.string() }));
+
+/** Sends one "hi" through a model of `fields` on the scripted server with EXTRA_KWARGS, its API key in `env`. */
+async function sayHiWithExtraKwargs(
+  fields: Record<string, unknown>,
+  env: Record<string, string>,
+): Promise<void> {
+  const model = ModelConfigSchema.parse({
+    ...fields,
+    endpoint_base_url: server.baseURL,
+    extra_kwargs: EXTRA_KWARGS,
+  });
+  await llmPortFor(model, { env }).invoke([userMessage("hi")]);
+}
 
 function expectSentWithoutControlKeys(body: Record<string, unknown> | undefined) {
   expect(body).toMatchObject(SENT);
@@ -111,28 +120,15 @@ describe("extra_kwargs reach the model's requests (spec 05 §5.1)", () => {
 
   test("an openrouter model sends them through the same OpenAI-compatible body", async () => {
     server.script({ reply: { text: "routed" } });
-    const openrouter = ModelConfigSchema.parse({
-      id: "or",
-      model_name: "vendor/model",
-      interface: "openrouter",
-      endpoint_base_url: server.baseURL,
-      extra_kwargs: EXTRA_KWARGS,
-    });
-    await llmPortFor(openrouter, { env: { OPENROUTER_API_KEY: "sk-or" } }).invoke([userMessage("hi")]);
+    const openrouter = { id: "or", model_name: "vendor/model", interface: "openrouter" };
+    await sayHiWithExtraKwargs(openrouter, { OPENROUTER_API_KEY: "sk-or" });
     expectSentWithoutControlKeys(server.requests[0]?.body);
   });
 
   test("an OpenAI model sends the settings the OpenAI client knows, not other fields", async () => {
     server.script({ reply: { text: "openai" } });
-    const openai = ModelConfigSchema.parse({
-      id: "oa",
-      model_name: "gpt-test",
-      interface: "langchain",
-      model_provider: "openai",
-      endpoint_base_url: server.baseURL,
-      extra_kwargs: EXTRA_KWARGS,
-    });
-    await llmPortFor(openai, { env: { OPENAI_API_KEY: "sk-oa" } }).invoke([userMessage("hi")]);
+    const openai = { id: "oa", model_name: "gpt-test", interface: "langchain", model_provider: "openai" };
+    await sayHiWithExtraKwargs(openai, { OPENAI_API_KEY: "sk-oa" });
     const body = server.requests[0]?.body;
     expect(body).toMatchObject({ top_p: 0.5, frequency_penalty: 0.25, presence_penalty: -0.5, seed: 7 });
     expect(body).toMatchObject({ stop: ["END"] });

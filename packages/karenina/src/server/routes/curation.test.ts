@@ -384,6 +384,73 @@ describe("POST /api/v2/benchmarks/imports", () => {
     expect((await call("GET", "/api/v2/benchmarks/never-stored/curation")).status).toBe(404);
   });
 
+  test("attack: a legacy file whose template loops at import time, with a callable trait, is imported without running anything", async () => {
+    // A pickled callable that would loop forever when unpickled: exec("while True: pass").
+    const loopingPickle = "gASVLAAAAAAAAACMCGJ1aWx0aW5zlIwEZXhlY5STlIwQd2hpbGUgVHJ1ZTogcGFzc5SFlFKULg==";
+    const content = JSON.stringify({
+      version: "2.0",
+      checkpoint: {
+        "q-loop": {
+          question: "Does this hang?",
+          raw_answer: "No",
+          original_answer_template: "",
+          answer_template: "while True:\n    pass\n\nclass Answer(BaseAnswer):\n    value: int\n",
+          last_modified: "2024-05-01T10:00:00",
+          finished: true,
+          question_rubric: {
+            callable_traits: [{ name: "loops", kind: "boolean", callable_code: loopingPickle }],
+          },
+        },
+      },
+      dataset_metadata: { name: "legacy-looping", version: "1.0.0" },
+    });
+    const res = await fetch(`${server.url}/api/v2/benchmarks/imports`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ file_name: "loop.json", content }),
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as CheckpointImported).question_count).toBe(1);
+    const [question] = (await curation("legacy-looping")).questions;
+    expect(question?.answer_template).toContain("while True:");
+    expect(question?.question_rubric?.callable_traits).toMatchObject([
+      { name: "loops", callable_code: loopingPickle },
+    ]);
+  }, 10_000);
+
+  test("attack: a legacy file's __proto__-keyed custom metadata pollutes nothing", async () => {
+    const item = {
+      question: "Q?",
+      raw_answer: "A",
+      original_answer_template: "",
+      answer_template: "",
+      last_modified: "2024",
+      finished: false,
+      custom_metadata: { ok: 1 },
+    };
+    const content = JSON.stringify({
+      version: "2.0",
+      checkpoint: { "q-1": item },
+      dataset_metadata: { name: "legacy-proto", custom: { ok: 2 } },
+    })
+      .replace('"custom_metadata":{"ok":1}', '"custom_metadata":{"__proto__":{"polluted":true},"ok":1}')
+      .replace('"custom":{"ok":2}', '"custom":{"__proto__":{"polluted":true},"ok":2}');
+    const res = await imports<CheckpointImported | ErrorBody>({ file_name: "proto.json", content });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("polluted");
+    if (res.status === 201) {
+      const after = await curation("legacy-proto");
+      const custom = after.questions[0]?.custom_metadata as Record<string, unknown>;
+      expect(Object.getPrototypeOf(custom)).not.toEqual({ polluted: true });
+      expect(custom.ok).toBe(1);
+    } else {
+      expect(res.status).toBe(422);
+      expect((res.body as ErrorBody).error.message).toContain("__proto__");
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   test("attack: text that is not JSON, or a checkpoint with a __proto__ key, is a 422", async () => {
     expect((await imports({ file_name: "x.jsonld", content: "{nope" })).status).toBe(422);
     const proto =

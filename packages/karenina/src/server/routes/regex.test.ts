@@ -78,6 +78,39 @@ describe("POST /api/v2/regex/test", () => {
     ]);
   });
 
+  test("attack: 8 concurrent catastrophic patterns each end with their timeout error, health answering within 1 s", async () => {
+    const started = Date.now();
+    const hostile = Array.from({ length: 8 }, () =>
+      regexTest({ pattern: "(a+)+$", text: `${"a".repeat(40)}!` }).then((res) => ({
+        ...res,
+        ms: Date.now() - started,
+      })),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const healthStarted = Date.now();
+    const health = await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(1000) });
+    expect(health.status).toBe(200);
+    expect(Date.now() - healthStarted).toBeLessThan(1000);
+    const results = await Promise.all(hostile);
+    for (const res of results) {
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ matched: false, matches: [] });
+      expect(res.body.error).toMatch(/timed out/i);
+      expect(res.ms).toBeLessThan(10_000);
+    }
+    expect((await regexTest({ pattern: "a+", text: "baa" })).body.matches).toHaveLength(1);
+  }, 20_000);
+
+  test("attack: a 200 000-character text with a pattern matching every character lists at most 100 matches", async () => {
+    const res = await regexTest({ pattern: ".", text: "x".repeat(200_000) });
+    expect(res.status).toBe(200);
+    expect(res.body.matched).toBe(true);
+    expect(res.body.error).toBeNull();
+    expect(res.body.matches).toHaveLength(100);
+    const empty = await regexTest({ pattern: "", text: "y".repeat(200_000) });
+    expect(empty.body.matches.length).toBeLessThanOrEqual(100);
+  });
+
   test("a pattern over 10 000 characters is a 422 naming the field", async () => {
     const res = await fetch(`${server.url}/api/v2/regex/test`, {
       method: "POST",

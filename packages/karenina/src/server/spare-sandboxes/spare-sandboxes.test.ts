@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
-import type { PythonSandbox } from "../../sandbox/index.js";
+import { type PythonSandbox, SandboxError, SandboxTimeoutError } from "../../sandbox/index.js";
 import { createTemplateSandbox } from "../../templates/index.js";
 import { SpareSandboxes } from "./spare-sandboxes.js";
 
@@ -74,4 +74,36 @@ describe("SpareSandboxes", () => {
     expect(made).toHaveLength(5);
     expect(made.every((entry) => entry.closed)).toBe(true);
   }, 90_000);
+  test("attack: a request that times out or exhausts memory is followed by one with a working, clean sandbox", async () => {
+    const { made, create } = recordingFactory();
+    const pool = new SpareSandboxes(create);
+    pools.push(pool);
+    const spin = "import builtins\nbuiltins.left_behind = 'spun'\ndef spin():\n    while True:\n        pass";
+    await expect(
+      pool.use((sandbox) => sandbox.run({ code: spin, entry: "spin", args: [] })),
+    ).rejects.toBeInstanceOf(SandboxTimeoutError);
+    expect(await pool.use((sandbox) => sandbox.run({ code: FIND_MARK, entry: "seen", args: [] }))).toBe(
+      false,
+    );
+
+    const eat =
+      "import builtins\nbuiltins.left_behind = 'ate'\ndef eat():\n    hoard = []\n    while True:\n        hoard.append(bytearray(1_000_000))";
+    const ate = await pool
+      .use((sandbox) => sandbox.run({ code: eat, entry: "eat", args: [] }))
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(ate).toBeInstanceOf(SandboxError);
+    expect(await pool.use((sandbox) => sandbox.run({ code: FIND_MARK, entry: "seen", args: [] }))).toBe(
+      false,
+    );
+    expect(
+      await pool.use((sandbox) =>
+        sandbox.run({ code: "def add(a, b):\n    return a + b", entry: "add", args: [2, 3] }),
+      ),
+    ).toBe(5);
+    // Every sandbox a request used was closed; only the spare is left.
+    expect(made.filter((entry) => !entry.closed)).toHaveLength(1);
+  }, 120_000);
 });

@@ -172,3 +172,63 @@ describe("splitMixedTemplate and joinMixedTemplate", () => {
     expect(() => splitMixedTemplate(code)).toThrow(message);
   });
 });
+
+/** Splits a hostile template: a result or a TemplateSplitError, within 5 s; anything else (a RangeError) fails. */
+function splitsOrRefuses(source: string): "split" | "refused" | "classic" {
+  const started = Date.now();
+  try {
+    return splitMixedTemplate(source) === null ? "classic" : "split";
+  } catch (error) {
+    if (error instanceof TemplateSplitError) return "refused";
+    throw error;
+  } finally {
+    expect(Date.now() - started).toBeLessThan(5000);
+  }
+}
+
+const VERIFIED_LINE =
+  "    ok: bool = VerifiedField(description='Says yes', ground_truth=True, verify_with=BooleanMatch())\n";
+
+describe("attack: hostile sources are refused or split, never a stack overflow, never run", () => {
+  test("200 kB of unclosed brackets", () => {
+    expect(splitsOrRefuses(`class Answer(BaseAnswer):\n${VERIFIED_LINE}x = ${"(".repeat(200_000)}\n`)).toBe(
+      "refused",
+    );
+    expect(splitsOrRefuses(`${"(".repeat(200_000)}`)).toBe("refused");
+  });
+
+  test("200 kB of nested square brackets, in the module and in a VerifiedField's ground truth", () => {
+    const nested = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    expect(splitsOrRefuses(`class Answer(BaseAnswer):\n${VERIFIED_LINE}\nx = ${nested}\n`)).not.toBe(
+      "classic",
+    );
+    // Before the fix the declarative reader's recursive descent overflowed the stack (a RangeError).
+    const inGroundTruth = `class Answer(BaseAnswer):\n    ok: list = VerifiedField(description='d', ground_truth=${nested}, verify_with=ExactMatch())\n`;
+    expect(splitsOrRefuses(inGroundTruth)).toBe("refused");
+    expect(() => splitMixedTemplate(inGroundTruth)).toThrow(/nested more than 200 deep/);
+    expect(
+      splitsOrRefuses(
+        `class Answer(BaseAnswer):\n    ok: ${nested} = VerifiedField(description='d', ground_truth=1, verify_with=ExactMatch())\n`,
+      ),
+    ).toBe("refused");
+    expect(
+      splitsOrRefuses(
+        `class Answer(BaseAnswer):\n    ok: int = VerifiedField(description='d', ground_truth=${"-".repeat(200_000)}1, verify_with=ExactMatch())\n`,
+      ),
+    ).toBe("refused");
+  });
+
+  test("100 kB of triple-quoted strings", () => {
+    const strings = '"""a\nb"""\n'.repeat(10_000);
+    expect(strings.length).toBeGreaterThanOrEqual(100_000);
+    expect(
+      splitsOrRefuses(`class Answer(BaseAnswer):\n${VERIFIED_LINE}${strings.replace(/^/gm, "    ")}`),
+    ).not.toBe("classic");
+    expect(splitsOrRefuses(`x = ${'"""'.repeat(33_334)}\n`)).not.toBe("split");
+  });
+
+  test("a class body that would loop forever is split, not run", () => {
+    const source = `while True:\n    pass\n\nclass Answer(BaseAnswer):\n${VERIFIED_LINE}    while True:\n        pass\n`;
+    expect(splitsOrRefuses(source)).not.toBe("classic");
+  });
+});

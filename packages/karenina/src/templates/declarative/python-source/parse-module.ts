@@ -39,8 +39,15 @@ export interface TemplateModule {
   strategy: Expr | null;
 }
 
+/**
+ * How deeply expressions may nest (brackets, unary signs): CPython's tokenizer refuses more than 200 nested
+ * brackets, and a hostile template nesting 100 000 would otherwise overflow this recursive parser's stack.
+ */
+const MAX_NESTING = 200;
+
 class Parser {
   private position = 0;
+  private depth = 0;
 
   constructor(private readonly tokens: Token[]) {}
 
@@ -217,20 +224,32 @@ class Parser {
   }
 
   expression(): Expr {
-    let left = this.unary();
-    while (this.at("op", "|")) {
-      const line = this.current.line;
-      this.position++;
-      left = { kind: "union", left, right: this.unary(), line };
-    }
-    return left;
+    return this.nested(() => {
+      let left = this.unary();
+      while (this.at("op", "|")) {
+        const line = this.current.line;
+        this.position++;
+        left = { kind: "union", left, right: this.unary(), line };
+      }
+      return left;
+    });
   }
 
   private unary(): Expr {
     const sign = this.accept("op", "-") ?? this.accept("op", "+");
     if (!sign) return this.postfix();
-    const operand = this.unary();
+    const operand = this.nested(() => this.unary());
     return sign.text === "-" ? { kind: "negate", operand, line: sign.line } : operand;
+  }
+
+  private nested(parse: () => Expr): Expr {
+    if (this.depth >= MAX_NESTING) this.refuse(`expressions nested more than ${MAX_NESTING} deep`);
+    this.depth++;
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
   }
 
   private postfix(): Expr {
