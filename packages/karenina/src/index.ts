@@ -2,6 +2,7 @@ export * from "./agentic/index.js";
 export * from "./authoring/index.js";
 export * from "./benchmark/index.js";
 export * from "./checkpoint/index.js";
+export * from "./distributed/index.js";
 export * from "./errors/index.js";
 export * from "./llm/index.js";
 export * from "./model/index.js";

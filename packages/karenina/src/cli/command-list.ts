@@ -116,6 +116,20 @@ export const COMMANDS: readonly CommandEntry[] = [
       (await import("./generate-templates-command.js")).registerGenerateTemplatesCommand(program, io),
   },
   {
+    name: "worker",
+    term: "worker [options]",
+    description: "Take tasks of distributed runs from a queue in PostgreSQL and store their results",
+    register: async (program, { io }) =>
+      (await import("./worker-command.js")).registerWorkerCommand(program, io),
+  },
+  {
+    name: "fleet",
+    term: "fleet",
+    description: "Watch, cancel and resume distributed runs (verify --distributed; karenina worker)",
+    register: async (program, { io }) =>
+      (await import("./fleet-command.js")).registerFleetCommands(program, io),
+  },
+  {
     name: "serve",
     term: "serve [options]",
     description: "Serve the web app and its REST + live-progress API (127.0.0.1:8080 by default)",

@@ -23,7 +23,10 @@ async function buildProgram(context: CommandContext): Promise<Command> {
     .version(packageVersion(), "-V, --version", "print the version")
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .configureHelp({
-      subcommandTerm: (command) => terms.get(command.name()) ?? new Help().subcommandTerm(command),
+      // Only the top-level commands: a subcommand of the same name (`fleet status`) has its own term.
+      subcommandTerm: (command) =>
+        (command.parent?.parent == null ? terms.get(command.name()) : undefined) ??
+        new Help().subcommandTerm(command),
     })
     .addHelpText("after", EXIT_CODES_HELP)
     .showHelpAfterError("(run with --help for usage)")

@@ -107,3 +107,19 @@ export function endRun(
   for (const line of lines) err(`${line}\n`);
   if (code !== EXIT.ok) throw new CliExit(code);
 }
+
+/** The one-line run summary printed to stderr. */
+export function summaryLine(summary: RunSummary, output: string | undefined): string {
+  const cost =
+    summary.costUsd > 0 || summary.unpricedCalls === 0 ? `$${summary.costUsd.toFixed(4)}` : "cost unknown";
+  const parts = [
+    `${summary.runName}: ${summary.completed + summary.resumed}/${summary.total} done`,
+    `${summary.passed} passed, ${summary.failed} failed${summary.taskErrors > 0 ? `, ${summary.taskErrors} errors` : ""}`,
+    `${summary.calls} LLM calls${summary.replayedCalls > 0 ? ` (${summary.replayedCalls} replayed from recordings)` : ""}, ${summary.cacheHits} cache hits`,
+    `${summary.inputTokens} in / ${summary.outputTokens} out tokens, ${cost}${summary.unpricedCalls > 0 && summary.costUsd > 0 ? "+ (some models unpriced)" : ""}`,
+    `${summary.seconds.toFixed(1)} s`,
+  ];
+  if (summary.resumed > 0) parts.push(`${summary.resumed} resumed`);
+  if (output !== undefined) parts.push(`results: ${output}`);
+  return parts.join(" · ");
+}

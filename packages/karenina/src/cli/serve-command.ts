@@ -1,8 +1,15 @@
 import { spawn } from "node:child_process";
 import { setFlagsFromString } from "node:v8";
 import { type Command, InvalidArgumentError } from "commander";
-import { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from "../server/start-server.js";
-import type { CliIo } from "./cli-io.js";
+import { DEFAULT_QUEUE, isPostgresUrl } from "../distributed/index.js";
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  type DistributedServing,
+  type RunningServer,
+  startServer,
+} from "../server/start-server.js";
+import { type CliIo, CliUsageError } from "./cli-io.js";
 
 interface ServeOptions {
   db?: string;
@@ -11,6 +18,29 @@ interface ServeOptions {
   open?: boolean;
   dir?: string;
   allowOrigin: string[];
+  distributed?: boolean;
+  queue?: string;
+  sharedCache?: boolean;
+}
+
+/**
+ * `--distributed` and its options as the server's, refused (before anything starts) without a PostgreSQL
+ * `--db` every worker reaches, or when given without `--distributed`.
+ */
+export function distributedServing(options: ServeOptions): DistributedServing | undefined {
+  if (!options.distributed) {
+    if (options.queue !== undefined) throw new CliUsageError("--queue goes with --distributed");
+    if (options.sharedCache) throw new CliUsageError("--shared-cache goes with --distributed");
+    return undefined;
+  }
+  if (options.db === undefined || !isPostgresUrl(options.db))
+    throw new CliUsageError(
+      `--distributed: needs --db postgres://user:pass@host:5432/db, the database the workers share${options.db === undefined ? "" : ` (found ${JSON.stringify(options.db)})`}`,
+    );
+  return {
+    ...(options.queue === undefined ? {} : { queue: options.queue }),
+    sharedCache: options.sharedCache === true,
+  };
 }
 
 /** A `--port` value: 0 to 65535. */
@@ -38,6 +68,11 @@ export function serveBanner(server: RunningServer): string {
       : "  bound to this machine only: the token is required only to read raw API keys",
     `  database:      ${server.deps.storage.database}`,
     `  work folder:   ${server.deps.workDir}`,
+    ...(server.deps.fleet == null
+      ? []
+      : [
+          `  verification jobs run on the fleet: karenina worker --db ${server.deps.fleet.fleet.database}${server.deps.fleet.queue === DEFAULT_QUEUE ? "" : ` --queue ${server.deps.fleet.queue}`}`,
+        ]),
     "Press Ctrl+C to stop (running jobs are waited for).",
   ];
   return `${lines.join("\n")}\n`;
@@ -92,6 +127,12 @@ export function registerServeCommand(program: Command, io: CliIo, env: NodeJS.Pr
       collect,
       [],
     )
+    .option(
+      "--distributed",
+      "run verification jobs on karenina worker processes (any number of machines) sharing --db postgres://…",
+    )
+    .option("--queue <name>", "with --distributed: the queue the workers take jobs from (default: karenina)")
+    .option("--shared-cache", "with --distributed: workers share LLM responses in a table of the database")
     .addHelpText(
       "after",
       `
@@ -99,14 +140,17 @@ Examples:
   karenina serve                              # http://127.0.0.1:8080, results in karenina.db
   karenina serve --db results.db --open
   karenina serve --host 0.0.0.0 --port 9000   # reachable from the network: every request needs the token
+  karenina serve --db postgres://karenina:secret@db.lab/karenina --distributed   # jobs run by karenina worker
 
 A random access token is printed at start. Mutating requests from browsers must come from the server's own
 pages (Origin / Sec-Fetch-Site), unless --allow-origin names the page's origin. Stop with Ctrl+C: the server
 stops accepting requests and waits for running jobs.`,
     )
     .action(async (options: ServeOptions) => {
+      const distributed = distributedServing(options);
       keepHeapClose();
       const server = await startServer({
+        ...(distributed === undefined ? {} : { distributed }),
         host: options.host,
         port: options.port,
         env,

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { Option } from "commander";
 import { Benchmark, selectQuestions } from "../benchmark/index.js";
 import type { ReplayStore } from "../llm/index.js";
-import { loadPriceTable, type RunSummary, savePreset, type VerificationConfig } from "../pipeline/index.js";
+import { loadPriceTable, savePreset, type VerificationConfig } from "../pipeline/index.js";
 import { DEFAULT_DB_FILE, openStorage } from "../storage/index.js";
 import { TEMPLATE_ISOLATIONS } from "../templates/index.js";
 import { AGENTIC_HELP, addAgenticRunOptions, agenticRunOptions, checkAgenticRun } from "./agentic-options.js";
@@ -10,6 +10,13 @@ import { BUNDLED_RECORDINGS } from "./bundled-example.js";
 import { BUNDLED_EXAMPLE, type CliIo, CliUsageError, EXIT_CODES_HELP } from "./cli-io.js";
 import { type CommandSession, commandSession } from "./command-session.js";
 import { DbRunSink } from "./db-runs.js";
+import {
+  addDistributedOptions,
+  checkDistributedFlags,
+  DISTRIBUTED_HELP,
+  type DistributedFlags,
+  endpointLimitsOf,
+} from "./distributed-flags.js";
 import { RECORDED_DRY_RUN_NOTE, runDryRun } from "./dry-run-report.js";
 import { runInteractively, runResultsReport, verifyReportOptions } from "./interactive-run.js";
 import { defaultCaptureDir } from "./original-flags.js";
@@ -27,7 +34,7 @@ import {
 } from "./recording-flags.js";
 import { OUTCOME_HELP } from "./results-report.js";
 import { makeRunDirectory, planRunDirectory, type RunDirectory, RunManifestWriter } from "./run-directory.js";
-import { endRun, SystemFailures } from "./run-outcome.js";
+import { endRun, SystemFailures, summaryLine } from "./run-outcome.js";
 import { refuseToAppend, runOutput } from "./run-output.js";
 import { writeRunTraces } from "./run-traces.js";
 import { NothingToVerifyError, skippedSummary, skippedText } from "./skipped-questions.js";
@@ -47,6 +54,7 @@ import {
   resolveQuestionFlags,
 } from "./verify-run-flags.js";
 
+export { summaryLine } from "./run-outcome.js";
 export {
   addConfigOptions,
   buildConfig,
@@ -67,36 +75,6 @@ function percentage(value: string): number {
     );
   }
   return n;
-}
-
-/** `--endpoint-limit url=n` values as a map. */
-function endpointLimits(values: readonly string[]): Record<string, number> {
-  const limits: Record<string, number> = {};
-  for (const value of values) {
-    const at = value.lastIndexOf("=");
-    const limit = Number(value.slice(at + 1));
-    if (at <= 0 || !Number.isInteger(limit) || limit < 1) {
-      throw new CliUsageError(`--endpoint-limit: expected URL=N with N >= 1, found ${JSON.stringify(value)}`);
-    }
-    limits[value.slice(0, at)] = limit;
-  }
-  return limits;
-}
-
-/** The one-line run summary printed to stderr. */
-export function summaryLine(summary: RunSummary, output: string | undefined): string {
-  const cost =
-    summary.costUsd > 0 || summary.unpricedCalls === 0 ? `$${summary.costUsd.toFixed(4)}` : "cost unknown";
-  const parts = [
-    `${summary.runName}: ${summary.completed + summary.resumed}/${summary.total} done`,
-    `${summary.passed} passed, ${summary.failed} failed${summary.taskErrors > 0 ? `, ${summary.taskErrors} errors` : ""}`,
-    `${summary.calls} LLM calls${summary.replayedCalls > 0 ? ` (${summary.replayedCalls} replayed from recordings)` : ""}, ${summary.cacheHits} cache hits`,
-    `${summary.inputTokens} in / ${summary.outputTokens} out tokens, ${cost}${summary.unpricedCalls > 0 && summary.costUsd > 0 ? "+ (some models unpriced)" : ""}`,
-    `${summary.seconds.toFixed(1)} s`,
-  ];
-  if (summary.resumed > 0) parts.push(`${summary.resumed} resumed`);
-  if (output !== undefined) parts.push(`results: ${output}`);
-  return parts.join(" · ");
 }
 
 function resumeCommand(args: readonly string[]): string {
@@ -173,7 +151,7 @@ export function registerVerifyCommand(
         .choices(TEMPLATE_ISOLATIONS)
         .default("checkpoint"),
     );
-  addAgenticRunOptions(addRecordingOptions(addOriginalRunOptions(verify)))
+  addDistributedOptions(addAgenticRunOptions(addRecordingOptions(addOriginalRunOptions(verify))))
     .addHelpText(
       "after",
       `
@@ -221,7 +199,8 @@ ${EXIT_CODES_HELP}`,
     )
     .addHelpText("after", AGENTIC_HELP)
     .addHelpText("after", RECORDING_HELP)
-    .action((checkpoint: string | undefined, options: VerifyOptions, command: Command) =>
+    .addHelpText("after", DISTRIBUTED_HELP)
+    .action((checkpoint: string | undefined, options: VerifyOptions & DistributedFlags, command: Command) =>
       verifyAction(checkpoint, command.args.slice(1), options, { io, rawArgs, env, session }),
     );
 }
@@ -259,7 +238,7 @@ function defaultCapture(options: VerifyOptions, runDirectory: RunDirectory | nul
 async function verifyAction(
   checkpoint: string | undefined,
   extra: readonly string[],
-  options: VerifyOptions,
+  options: VerifyOptions & DistributedFlags,
   context: VerifyContext,
 ): Promise<void> {
   const { io, env } = context;
@@ -273,6 +252,7 @@ async function verifyAction(
   }
   const recorded = usesRecordedExample(checkpoint, options);
   checkRecordingFlags(options, recorded);
+  checkDistributedFlags(options, recorded);
   if (recorded) {
     io.err(
       `No checkpoint given: verifying the bundled example ${BUNDLED_EXAMPLE}\n` +
@@ -353,7 +333,7 @@ async function dryRun(
 async function liveRun(
   benchmark: Benchmark,
   config: VerificationConfig,
-  options: VerifyOptions,
+  options: VerifyOptions & DistributedFlags,
   context: VerifyContext,
   run: {
     target: string;
@@ -368,7 +348,7 @@ async function liveRun(
   // The bundled example replays its own recordings; --record / --replay-recordings give a run's.
   const recording = recorded ? { dir: BUNDLED_RECORDINGS, mode: "replay" as const } : run.recording;
   const prices = options.prices === undefined ? undefined : await loadPriceTable(options.prices);
-  const limits = options.endpointLimit === undefined ? undefined : endpointLimits(options.endpointLimit);
+  const limits = options.endpointLimit === undefined ? undefined : endpointLimitsOf(options.endpointLimit);
   const output = options.output === undefined ? null : runOutput(options.output);
   if (output !== null && !options.resume && runDirectory === null) await refuseToAppend(output);
   const selection = await selectQuestions(benchmark, config, {
@@ -382,6 +362,11 @@ async function liveRun(
   for (const line of skippedText(selection.skipped, target, questionsGiven)) io.err(`${line}\n`);
   if (recording?.mode !== "replay" && options.preflight !== false)
     await assertModelsReachable(config, { env });
+  if (options.distributed) {
+    // The fleet's parts (PostgreSQL, the queue) load only for a distributed run.
+    const { runDistributed } = await import("./distributed-run.js");
+    return runDistributed(benchmark, config, selection.questions, options, io, context.session.startedAt);
+  }
   if (runDirectory !== null) await makeRunDirectory(runDirectory);
   const manifest =
     runDirectory === null

@@ -12,7 +12,7 @@ import {
   type ModelConfigInput,
   parseModelSpec,
   parseVerificationConfig,
-  SECRET_MASK,
+  withEndpointKey,
 } from "../pipeline/index.js";
 import type { TemplateIsolation } from "../templates/index.js";
 import { type AgenticOptions, addAgenticConfigOptions, applyAgenticOptions } from "./agentic-options.js";
@@ -140,20 +140,7 @@ function withEndpointKeys(
 ): Record<string, unknown> {
   const key = keyEnv === undefined ? "not-needed" : env[keyEnv];
   if (keyEnv !== undefined && !key) throw new CliUsageError(`--endpoint-key-env: ${keyEnv} is not set`);
-  const resupply = (models: unknown) =>
-    Array.isArray(models)
-      ? models.map((model: Record<string, unknown>) =>
-          model.interface === "openai_endpoint" &&
-          (model.endpoint_api_key == null || model.endpoint_api_key === SECRET_MASK)
-            ? { ...model, endpoint_api_key: key }
-            : model,
-        )
-      : models;
-  return {
-    ...config,
-    answering_models: resupply(config.answering_models),
-    parsing_models: resupply(config.parsing_models),
-  };
+  return withEndpointKey(config, key as string);
 }
 
 /** No checkpoint and no models: the bundled example, answered and judged from its recorded example responses. */

@@ -19,7 +19,16 @@ export {
   type PortProvider,
 } from "./model-calls.js";
 export { runStages, TaskAbortedError } from "./orchestrator.js";
-export { defaultRunName, type PlanOptions, planTasks, type TaskPlan, taskPlan } from "./planning.js";
+export {
+  type AnswerGroup,
+  answerGroups,
+  answerGroupTasks,
+  defaultRunName,
+  type PlanOptions,
+  planTasks,
+  type TaskPlan,
+  taskPlan,
+} from "./planning.js";
 export {
   costOf,
   DEFAULT_PRICES,
@@ -54,6 +63,7 @@ export {
 export { checkStageDependencies, type Stage, StageDependencyError, shouldRunStage } from "./stage.js";
 export { stagesFor } from "./stage-list.js";
 export { AgenticTraitModelError } from "./stages/agentic-rubric-evaluation.js";
+export { resultIdOfTask } from "./stages/finalize-result.js";
 export { type PipelineQuestion, taskKey, type VerificationTask } from "./task.js";
 export * from "./task-eval/index.js";
 export {

@@ -10,7 +10,7 @@ import {
   type Message,
   type ParseResult,
   type ParserPort,
-  type ResponseCache,
+  type ResponseStore,
   type RetryableCategory,
   type StructuredSchema,
   type UsageMetadata,
@@ -38,7 +38,7 @@ export interface CallServices {
   ports: PortProvider;
   scheduler: CallScheduler;
   /** The on-disk response cache, or null when caching is off. */
-  cache: ResponseCache | null;
+  cache: ResponseStore | null;
   /** `refresh`: never read the cache, but store fresh responses (the cache bypass). Default `use`. */
   cacheMode?: "use" | "refresh";
   stats: RunStats;

@@ -1,9 +1,9 @@
 import { KareninaError } from "../errors/index.js";
-import { localTimestamp, type VerificationResult } from "../results/index.js";
+import type { VerificationResult } from "../results/index.js";
 import { classifyError, describeException } from "./classify-error.js";
 import type { VerificationContext } from "./context.js";
 import { checkStageDependencies, type Stage, shouldRunStage } from "./stage.js";
-import { finalizeResult } from "./stages/finalize-result.js";
+import { finalizeResult, taskTimestamp } from "./stages/finalize-result.js";
 import { releaseTaskWorkspace } from "./stages/task-workspace.js";
 
 /** The run was cancelled while a task ran: the task has no result and will run again on resume. */
@@ -24,7 +24,7 @@ export async function runStages(
   stages: readonly Stage[],
 ): Promise<VerificationResult> {
   checkStageDependencies(stages);
-  const timestamp = localTimestamp(new Date(ctx.startedAt));
+  const timestamp = taskTimestamp(ctx);
   try {
     for (const stage of stages) {
       if (ctx.aborted) throw new TaskAbortedError(`task ${ctx.task.key} was cancelled`);

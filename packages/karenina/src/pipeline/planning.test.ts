@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { endpointModel, pipelineQuestion } from "../test-support/pipeline-context.js";
 import { parseVerificationConfig } from "./config/index.js";
-import { planTasks, taskPlan } from "./planning.js";
+import { answerGroups, answerGroupTasks, planTasks, taskPlan } from "./planning.js";
 import { type PipelineQuestion, taskKey } from "./task.js";
 
 const model = (id: string) => endpointModel("http://h", id);
@@ -78,5 +78,44 @@ describe("task planning (spec 04 §15.1–15.2)", () => {
   test("random ordering holds the same tasks", () => {
     const random = planTasks(questions, config({ task_ordering: "random" }));
     expect(shape(random).sort()).toEqual(shape(planTasks(questions, config({}))).sort());
+  });
+});
+
+describe("answer groups: the unit a fleet worker takes", () => {
+  test("each group is one answer (question × answerer × replicate) with its judges, and rebuilds the same tasks (answerers interleaved by the ordering included)", () => {
+    const run = config({ replicate_count: 2 });
+    const plan = planTasks(questions, run, { runName: "run_groups" });
+    const groups = [...answerGroups(plan, run)];
+    expect(groups).toHaveLength(2 * 2 * 2);
+    expect(groups.every((g) => g.parsers.length === 2)).toBe(true);
+    expect(new Set(groups.map((g) => g.key)).size).toBe(groups.length);
+    const rebuilt = groups.flatMap((group) =>
+      answerGroupTasks(questions.find((q) => q.id === group.questionId) as PipelineQuestion, run, group, {
+        runName: "run_groups",
+      }),
+    );
+    const keys = (tasks: typeof plan) =>
+      tasks.map((t) => [t.key, t.answerKey, t.answerSharers, t.runName].join("|")).sort();
+    expect(keys(rebuilt)).toEqual(keys(plan));
+  });
+
+  test("a resumed plan groups only the judges still to run", () => {
+    const run = config({});
+    const first = planTasks(questions, run);
+    const skip = new Set([first[0]?.key as string]);
+    const groups = [...answerGroups(taskPlan(questions, run, { skipKeys: skip }), run)];
+    expect(groups).toHaveLength(4);
+    expect(groups.map((g) => g.parsers.length).sort()).toEqual([1, 2, 2, 2]);
+  });
+
+  test("a group naming a model the config does not have is refused", () => {
+    expect(() =>
+      answerGroupTasks(
+        question("q1"),
+        config({}),
+        { answerer: 5, parsers: [0], replicate: null },
+        { runName: "r" },
+      ),
+    ).toThrow(/answering model 5 is not in the config \(2 models\)/);
   });
 });

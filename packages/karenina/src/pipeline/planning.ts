@@ -95,6 +95,97 @@ function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** The tasks sharing one answer (spec 04 §15.3): one per parsing model of `parsers`, in their order. */
+function answerTasks(
+  question: PipelineQuestion,
+  answerer: Axis<ModelConfig>,
+  parsers: readonly Axis<ModelConfig>[],
+  replicate: number | null,
+  runName: string,
+  plan: QuestionPlan,
+): VerificationTask[] {
+  const answerKey = `${question.id}\t${answerer.key}${replicate === null ? "" : `\trep${replicate}`}`;
+  return parsers.map((parser) => ({
+    question,
+    answering: answerer.item,
+    parsing: parser.item,
+    replicate,
+    runName,
+    rubric: plan.rubric,
+    dynamicRubric: plan.dynamicRubric,
+    traitProvenance: plan.provenance,
+    fewShotExamples: plan.fewShot,
+    fewShotEnabled: plan.fewShot.length > 0,
+    templateId: plan.templateId,
+    key: taskKey(question.id, answerer.key, parser.key, replicate),
+    answerKey,
+    answerSharers: parsers.length,
+    planWarnings: plan.warnings,
+  }));
+}
+
+/**
+ * One answer of a run and the judges that read it: a question × an answering model × a replicate, with the
+ * positions (in the config's model lists) of the answering model and of the parsing models still to run.
+ * A fleet worker runs one group as one job, so the answer is generated once for all its judges.
+ */
+export interface AnswerGroup {
+  questionId: string;
+  /** Index in `config.answering_models`. */
+  answerer: number;
+  /** Indexes in `config.parsing_models`. */
+  parsers: number[];
+  /** Null when the run has one replicate, else 1-based. */
+  replicate: number | null;
+  /** The tasks' shared answer key (`VerificationTask.answerKey`): the group's identity in its run. */
+  key: string;
+}
+
+/**
+ * The answer groups of a plan, in the order of their first task. Orderings that interleave answerers
+ * (`distribute_answerers`, `random`) spread a group's tasks apart, so the plan is read whole first.
+ */
+export function answerGroups(plan: Iterable<VerificationTask>, config: VerificationConfig): AnswerGroup[] {
+  const groups = new Map<string, AnswerGroup>();
+  for (const task of plan) {
+    let group = groups.get(task.answerKey);
+    if (group === undefined) {
+      group = {
+        questionId: task.question.id,
+        answerer: config.answering_models.indexOf(task.answering),
+        parsers: [],
+        replicate: task.replicate,
+        key: task.answerKey,
+      };
+      groups.set(task.answerKey, group);
+    }
+    group.parsers.push(config.parsing_models.indexOf(task.parsing));
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The tasks of an answer group (see {@link answerGroups}), planned as {@link taskPlan} plans them.
+ * @throws {RangeError} when the group names a model position the config does not have.
+ */
+export function answerGroupTasks(
+  question: PipelineQuestion,
+  config: VerificationConfig,
+  group: Omit<AnswerGroup, "key" | "questionId">,
+  options: PlanOptions & { runName: string },
+): VerificationTask[] {
+  const axisItem = (models: readonly ModelConfig[], role: "answering" | "parsing", index: number) => {
+    const item = models[index];
+    if (item === undefined)
+      throw new RangeError(`${role} model ${index} is not in the config (${models.length} models)`);
+    return { item, key: canonicalKey(modelIdentity(item, role)), index };
+  };
+  const answerer = axisItem(config.answering_models, "answering", group.answerer);
+  const parsers = group.parsers.map((index) => axisItem(config.parsing_models, "parsing", index));
+  const plan = planQuestion(question, config, options);
+  return answerTasks(question, answerer, parsers, group.replicate, options.runName, plan);
+}
+
 /**
  * The task queue of a run (spec 04 §15.1–15.2), built lazily so that a run of 100,000 questions never holds
  * its tasks in memory: questions × answering models × parsing models × replicates, minus `skipKeys`, in the
@@ -123,32 +214,12 @@ export function taskPlan(
     let plan: QuestionPlan | undefined;
     for (let r = 1; r <= replicates; r++) {
       const replicate = replicates === 1 ? null : r;
-      const keys = parsers.map((parser) => taskKey(question.id, answerer.key, parser.key, replicate));
-      const sharers = keys.filter((key) => !skip.has(key)).length;
-      if (sharers === 0) continue;
+      const wanted = parsers.filter(
+        (parser) => !skip.has(taskKey(question.id, answerer.key, parser.key, replicate)),
+      );
+      if (wanted.length === 0) continue;
       plan ??= planQuestion(question, config, options);
-      const answerKey = `${question.id}\t${answerer.key}${replicate === null ? "" : `\trep${replicate}`}`;
-      for (const [p, parser] of parsers.entries()) {
-        const key = keys[p] as string;
-        if (skip.has(key)) continue;
-        yield {
-          question,
-          answering: answerer.item,
-          parsing: parser.item,
-          replicate,
-          runName,
-          rubric: plan.rubric,
-          dynamicRubric: plan.dynamicRubric,
-          traitProvenance: plan.provenance,
-          fewShotExamples: plan.fewShot,
-          fewShotEnabled: plan.fewShot.length > 0,
-          templateId: plan.templateId,
-          key,
-          answerKey,
-          answerSharers: sharers,
-          planWarnings: plan.warnings,
-        };
-      }
+      yield* answerTasks(question, answerer, wanted, replicate, runName, plan);
     }
   }
 

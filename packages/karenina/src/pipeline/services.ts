@@ -5,7 +5,7 @@ import {
   type LlmPort,
   type ParserPort,
   type ReplayStore,
-  type ResponseCache,
+  type ResponseStore,
 } from "../llm/index.js";
 import type { CallableRegistry } from "../rubrics/index.js";
 import type { PythonSandbox } from "../sandbox/index.js";
@@ -158,7 +158,7 @@ function memo<T>(map: Map<string, T>, key: string, build: () => T): T {
 
 /** Options of {@link createCallServices}. */
 export interface CallServicesOptions {
-  cache?: ResponseCache | null;
+  cache?: ResponseStore | null;
   /** `refresh` bypasses cache reads but stores fresh responses. */
   cacheMode?: "use" | "refresh";
   /** Concurrency caps per endpoint (base URL, or interface name for a provider's default endpoint). */

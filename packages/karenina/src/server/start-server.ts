@@ -1,9 +1,10 @@
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
+import { DEFAULT_QUEUE, type Fleet, openFleet } from "../distributed/index.js";
 import { DEFAULT_DB_FILE, openStorage } from "../storage/index.js";
 import { buildServer } from "./app.js";
-import type { ServerDeps } from "./core/index.js";
+import type { ServerDeps, ServerFleet } from "./core/index.js";
 import { type AccessPolicy, accessPolicyFor, newAccessToken } from "./security/index.js";
 
 /** Where `karenina serve` listens by default: this machine only (spec 07 §2.5). */
@@ -31,6 +32,21 @@ export interface StartServerOptions {
   readonly webDir?: string;
   /** Largest request body read (default 16 MiB). */
   readonly maxBodyBytes?: number;
+  /**
+   * Run verification jobs on a fleet of `karenina worker`s sharing the database (`serve --distributed`), which
+   * must be PostgreSQL; default: in this process.
+   */
+  readonly distributed?: DistributedServing;
+}
+
+/** How a `--distributed` server hands its verification jobs to the fleet. */
+export interface DistributedServing {
+  /** The queue the workers take jobs from (default `karenina`). */
+  readonly queue?: string;
+  /** Workers share LLM responses in a table of the database (default false). */
+  readonly sharedCache?: boolean;
+  /** Between two looks at a followed run's results (default 500 ms). */
+  readonly pollMs?: number;
 }
 
 /** A listening server. */
@@ -58,13 +74,25 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const host = options.host ?? DEFAULT_HOST;
   const workDir = resolve(options.workDir ?? process.cwd());
   const storageUrl = options.storageUrl ?? DEFAULT_DB_FILE;
-  const storage = await openStorage(storageUrl);
+  // A fleet needs PostgreSQL: refused (FleetDatabaseError) before the database is opened.
+  const fleet = options.distributed === undefined ? null : await openFleet(storageUrl);
+  const storage = await openStorage(storageUrl).catch(async (error: unknown) => {
+    await fleet?.close();
+    throw error;
+  });
   const token = options.token ?? newAccessToken();
   const policy = accessPolicyFor(host, {
     ...(options.requireToken === undefined ? {} : { requireToken: options.requireToken }),
     ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
   });
-  const deps: ServerDeps = { storage, storageUrl, workDir, token, env: options.env ?? process.env };
+  const deps: ServerDeps = {
+    storage,
+    storageUrl,
+    workDir,
+    token,
+    env: options.env ?? process.env,
+    fleet: fleet === null ? null : serverFleet(fleet, options.distributed ?? {}),
+  };
   const built = buildServer(deps, {
     policy,
     ...(options.webDir === undefined ? {} : { webDir: options.webDir }),
@@ -72,6 +100,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
   const { server, port } = await listen(built.app.fetch, host, options.port ?? DEFAULT_PORT).catch(
     async (error: unknown) => {
+      await built.shutdown();
+      await fleet?.close();
       await storage.close();
       throw error;
     },
@@ -83,6 +113,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     server.closeIdleConnections();
     await built.shutdown();
     server.closeAllConnections();
+    await fleet?.close();
     await storage.close();
   };
   return {
@@ -96,6 +127,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       closing ??= close();
       return closing;
     },
+  };
+}
+
+function serverFleet(fleet: Fleet, options: DistributedServing): ServerFleet {
+  return {
+    fleet,
+    queue: options.queue ?? DEFAULT_QUEUE,
+    sharedCache: options.sharedCache === true,
+    ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
   };
 }
 

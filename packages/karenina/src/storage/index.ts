@@ -26,7 +26,7 @@ export {
 } from "./jobs.js";
 export { SCHEMA_VERSION as STORAGE_SCHEMA_VERSION } from "./migrations.js";
 export type { DigestPage } from "./result-digests.js";
-export type { ResultQuery } from "./results.js";
+export type { ResultQuery, SaveResultsOptions } from "./results.js";
 export type { StoredRunSummary } from "./run-summaries.js";
 export {
   FINAL_RUN_STATUSES,

@@ -59,6 +59,29 @@ describe.each(storageTargets())("result digests on $name", (target) => {
     return { storage, runId: run.id, rows };
   }
 
+  test("saved in small batches without recounting (a fleet worker's saves), results, digests and table rows are stored once; finishRun recounts", async () => {
+    const storage = await open();
+    await storage.saveBenchmark(bench());
+    const run = await storage.startRun({ runName: "fleet", benchmarkName: "bench" });
+    const rows = results();
+    const fast = { recount: false, checkQuestions: false } as const;
+    for (let at = 0; at < rows.length; at += 4)
+      await storage.saveResults(run.id, rows.slice(at, at + 4), fast);
+    // Delivered again: the same result_ids replace their rows.
+    await storage.saveResults(run.id, rows.slice(0, 6), fast);
+    expect(await storage.countResults({ runId: run.id })).toBe(rows.length);
+    expect(await storage.loadResults({ runId: run.id })).toEqual(JSON.parse(JSON.stringify(rows)));
+    expect(await allDigests(storage, run.id, 10)).toEqual(asStored(rows));
+    expect(await storage.readResultTableRows([run.id])).toHaveLength(rows.length);
+    expect(await storage.countResultTableRows([run.id])).toEqual({
+      results: rows.length,
+      tableRows: rows.length,
+    });
+    expect((await storage.getRun(run.id))?.processedCount).toBe(0);
+    const finished = await storage.finishRun(run.id, { status: "completed" });
+    expect(finished.processedCount).toBe(rows.length);
+  });
+
   test("every saved row's digest comes back in saving order, by pages that neither repeat nor skip", async () => {
     const { storage, runId, rows } = await stored();
     for (const size of [1, 7, 26, 100])

@@ -21,6 +21,8 @@ export interface DigestPage {
   readonly digests: VerificationResult[];
   /** The row id to read after; null when this was the last page. */
   readonly after: number | null;
+  /** The row id of the page's last result (null when the page is empty): where a reader polling for new rows goes on. */
+  readonly last: number | null;
 }
 
 /** A row of the digest query: the results row's id and its digest, when it has one. */
@@ -124,7 +126,8 @@ export async function loadResultDigestPage(
   const rows = await digestRowsQuery(ctx, { ...query, limit }, after).execute();
   const digests = await digestsOf(ctx, rows);
   const last = rows.at(-1);
-  return { digests, after: rows.length < limit || last === undefined ? null : Number(last.id) };
+  const lastId = last === undefined ? null : Number(last.id);
+  return { digests, after: rows.length < limit ? null : lastId, last: lastId };
 }
 
 /** Pages a reader thread may read ahead of the one being handled. */

@@ -1,7 +1,9 @@
+import type { OnConflictBuilder } from "kysely";
 import { RESULT_TABLE_ROW_VERSION, type ResultTableRow, resultTableRow } from "../result-table/index.js";
 import type { VerificationResult } from "../results/index.js";
 import { chunks, type StorageContext } from "./context.js";
 import { resultOfRow } from "./result-rows.js";
+import type { StorageDatabase } from "./schema.js";
 
 // The results table (spec 07 §1.6) reads one narrow row per result (result-table/table-row.ts) from
 // result_table_rows: written beside the result when it is saved, and for results saved before that table
@@ -10,29 +12,28 @@ import { resultOfRow } from "./result-rows.js";
 /** Rows computed per step when filling a run's missing table rows. */
 const FILL_BATCH = 500;
 
-const tableRowOf = (result: VerificationResult, pk: number, runId: string) => ({
+/** The table row of a result saved as row `pk` of a run. */
+export const tableRowOf = (result: VerificationResult, pk: number, runId: string) => ({
   result_pk: pk,
   run_id: runId,
   row_version: RESULT_TABLE_ROW_VERSION,
   row_json: JSON.stringify(resultTableRow(result)),
 });
 
+/** A table row saved again replaces the one of its result. */
+export const replaceTableRow = (conflict: OnConflictBuilder<StorageDatabase, "result_table_rows">) =>
+  conflict.column("result_pk").doUpdateSet((eb) => ({
+    run_id: eb.ref("excluded.run_id"),
+    row_version: eb.ref("excluded.row_version"),
+    row_json: eb.ref("excluded.row_json"),
+  }));
+
 async function upsertTableRows(
   ctx: StorageContext,
   rows: ReadonlyArray<ReturnType<typeof tableRowOf>>,
 ): Promise<void> {
   for (const slice of chunks(rows))
-    await ctx.db
-      .insertInto("result_table_rows")
-      .values(slice)
-      .onConflict((conflict) =>
-        conflict.column("result_pk").doUpdateSet((eb) => ({
-          run_id: eb.ref("excluded.run_id"),
-          row_version: eb.ref("excluded.row_version"),
-          row_json: eb.ref("excluded.row_json"),
-        })),
-      )
-      .execute();
+    await ctx.db.insertInto("result_table_rows").values(slice).onConflict(replaceTableRow).execute();
 }
 
 /** Writes (or replaces) the table rows of results just saved in a run, given the ids their rows were saved under. */

@@ -1,9 +1,11 @@
+import { type OnConflictBuilder, type QueryCreator, sql } from "kysely";
 import type { VerificationResult } from "../results/index.js";
 import { chunks, inTransaction, nowIso, type StorageContext } from "./context.js";
 import { StorageInputError } from "./errors.js";
 import { digestRow, REPLACED_COLUMNS, resultOfRow, resultRow } from "./result-rows.js";
-import { saveTableRows } from "./result-table-rows.js";
+import { replaceTableRow, saveTableRows, tableRowOf } from "./result-table-rows.js";
 import { lockRun, recountRun } from "./runs.js";
+import type { StorageDatabase } from "./schema.js";
 
 /** Which results {@link loadResults} and {@link countResults} read; every given criterion must hold. */
 export interface ResultQuery {
@@ -49,6 +51,21 @@ async function checkQuestionsStored(ctx: StorageContext, questionIds: ReadonlySe
   );
 }
 
+/** A digest saved again replaces the one of its result. */
+const replaceDigest = (conflict: OnConflictBuilder<StorageDatabase, "result_digests">) =>
+  conflict.column("result_pk").doUpdateSet((eb) => ({
+    digest_version: eb.ref("excluded.digest_version"),
+    digest_json: eb.ref("excluded.digest_json"),
+  }));
+
+/** A result saved again (same run and `result_id`) replaces its row, `created_at` kept. */
+const replaceResult = (conflict: OnConflictBuilder<StorageDatabase, "verification_results">) =>
+  conflict
+    .columns(["run_id", "result_id"])
+    .doUpdateSet((eb) =>
+      Object.fromEntries(REPLACED_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)])),
+    );
+
 /** Writes (or replaces) the digests of results just saved, given the ids their rows were saved under. */
 async function upsertDigests(
   ctx: StorageContext,
@@ -61,16 +78,21 @@ async function upsertDigests(
     return result === undefined ? [] : [digestRow(result, Number(row.id))];
   });
   for (const slice of chunks(rows))
-    await ctx.db
-      .insertInto("result_digests")
-      .values(slice)
-      .onConflict((conflict) =>
-        conflict.column("result_pk").doUpdateSet((eb) => ({
-          digest_version: eb.ref("excluded.digest_version"),
-          digest_json: eb.ref("excluded.digest_json"),
-        })),
-      )
-      .execute();
+    await ctx.db.insertInto("result_digests").values(slice).onConflict(replaceDigest).execute();
+}
+
+/** How {@link saveResults} saves. */
+export interface SaveResultsOptions {
+  /**
+   * Keep the run's counts as they are: a caller saving many small batches (a fleet worker) recounts the run
+   * itself now and then (`recountRun`) and when it finishes. Default true.
+   */
+  readonly recount?: boolean;
+  /**
+   * The caller knows the results' questions are stored (it saved their benchmark): skip the check that names
+   * missing ones (the foreign key still refuses them). Default true.
+   */
+  readonly checkQuestions?: boolean;
 }
 
 /** Inserts or replaces results by (run, result_id). Call inside the transaction that created or locked the run. */
@@ -78,20 +100,19 @@ export async function upsertResults(
   ctx: StorageContext,
   runId: string,
   results: readonly ResultToStore[],
+  options: SaveResultsOptions = {},
 ): Promise<void> {
-  await checkQuestionsStored(ctx, new Set(results.map((r) => r.questionId ?? r.result.metadata.question_id)));
+  if (options.checkQuestions !== false)
+    await checkQuestionsStored(
+      ctx,
+      new Set(results.map((r) => r.questionId ?? r.result.metadata.question_id)),
+    );
   const now = nowIso();
   for (const slice of chunks(results)) {
     const saved = await ctx.db
       .insertInto("verification_results")
       .values(slice.map((r) => resultRow(r.result, runId, ctx.dialect, now, r.questionId)))
-      .onConflict((conflict) =>
-        conflict
-          .columns(["run_id", "result_id"])
-          .doUpdateSet((eb) =>
-            Object.fromEntries(REPLACED_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)])),
-          ),
-      )
+      .onConflict(replaceResult)
       .returning(["id", "result_id"])
       .execute();
     await upsertDigests(ctx, slice, saved);
@@ -102,7 +123,44 @@ export async function upsertResults(
       saved,
     );
   }
-  await recountRun(ctx, runId);
+  if (options.recount !== false) await recountRun(ctx, runId);
+}
+
+/**
+ * PostgreSQL: results with their digests and table rows, upserted by one statement per chunk (data-modifying
+ * CTEs), so a saver of many small batches (a fleet worker) pays one round trip per batch. Each statement is
+ * atomic on its own; no run lock, no recount.
+ */
+async function upsertResultsAtOnce(
+  ctx: StorageContext,
+  runId: string,
+  results: readonly VerificationResult[],
+): Promise<void> {
+  const now = nowIso();
+  // The rows of `saved` are read by raw subqueries, so the builders keep the schema's own type.
+  const savedId = (result: VerificationResult) =>
+    sql<number>`(SELECT saved.id FROM saved WHERE saved.result_id = ${result.metadata.result_id})`;
+  for (const slice of chunks(results)) {
+    const withSaved = ctx.db
+      .with("saved", (db) =>
+        db
+          .insertInto("verification_results")
+          .values(slice.map((result) => resultRow(result, runId, ctx.dialect, now)))
+          .onConflict(replaceResult)
+          .returning(["id", "result_id"]),
+      )
+      .with("digests", () =>
+        ctx.db
+          .insertInto("result_digests")
+          .values(slice.map((result) => ({ ...digestRow(result, 0), result_pk: savedId(result) })))
+          .onConflict(replaceDigest),
+      ) as unknown as QueryCreator<StorageDatabase>;
+    await withSaved
+      .insertInto("result_table_rows")
+      .values(slice.map((result) => ({ ...tableRowOf(result, 0, runId), result_pk: savedId(result) })))
+      .onConflict(replaceTableRow)
+      .execute();
+  }
 }
 
 /**
@@ -116,13 +174,20 @@ export async function saveResults(
   ctx: StorageContext,
   runId: string,
   results: readonly VerificationResult[],
+  options: SaveResultsOptions = {},
 ): Promise<{ saved: number }> {
+  if (options.recount === false && options.checkQuestions === false && ctx.dialect.name === "postgres") {
+    await upsertResultsAtOnce(ctx, runId, results);
+    return { saved: results.length };
+  }
   await inTransaction(ctx, async (tx) => {
-    await lockRun(tx, runId);
+    // The lock serializes recounts; without one, savers of a run need not wait for each other.
+    if (options.recount !== false) await lockRun(tx, runId);
     await upsertResults(
       tx,
       runId,
       results.map((result) => ({ result })),
+      options,
     );
   });
   return { saved: results.length };

@@ -201,6 +201,12 @@ export async function finishRun(
 ): Promise<RunInfo> {
   const status = checkFinalStatus(ctx, options.status);
   const now = nowIso();
+  // Savers that skipped the recount (see `SaveResultsOptions.recount`) leave it to the end.
+  if ((await getRun(ctx, runId)) !== null)
+    await inTransaction(ctx, async (tx) => {
+      await lockRun(tx, runId);
+      await recountRun(tx, runId);
+    });
   const updated = await ctx.db
     .updateTable("verification_runs")
     .set({

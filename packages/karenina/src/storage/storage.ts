@@ -25,7 +25,7 @@ import {
   saveBenchmark,
 } from "./benchmarks.js";
 import { connect } from "./connect.js";
-import type { StorageContext } from "./context.js";
+import { inTransaction, type StorageContext } from "./context.js";
 import { causeText, StorageOpenError, StorageQueryError } from "./errors.js";
 import { type ImportOptions, type ImportOutcome, importVerificationResults } from "./import.js";
 import {
@@ -43,7 +43,13 @@ import {
 import { hasKareninaSchema, migrateToLatest } from "./migrations.js";
 import { type DigestPage, loadResultDigestPage, readResultDigests } from "./result-digests.js";
 import { readTableRows, tableRowCounts } from "./result-table-rows.js";
-import { countResults, loadResults, type ResultQuery, saveResults } from "./results.js";
+import {
+  countResults,
+  loadResults,
+  type ResultQuery,
+  type SaveResultsOptions,
+  saveResults,
+} from "./results.js";
 import { deleteRunSummary, loadRunSummary, type StoredRunSummary, saveRunSummary } from "./run-summaries.js";
 import {
   countRuns,
@@ -52,9 +58,11 @@ import {
   finishRun,
   getRun,
   listRuns,
+  lockRun,
   type RunFilter,
   type RunInfo,
   type RunQuery,
+  recountRun,
   type StartRunOptions,
   startRun,
 } from "./runs.js";
@@ -196,8 +204,26 @@ export class Storage {
    * Saves results of a run as they come; saving a result again replaces it (same run and `result_id`), so a
    * resumed run stores nothing twice. The run's counts follow.
    */
-  saveResults(runId: string, results: readonly VerificationResult[]): Promise<{ saved: number }> {
-    return this.#run("saveResults", (ctx) => saveResults(ctx, runId, results));
+  saveResults(
+    runId: string,
+    results: readonly VerificationResult[],
+    options?: SaveResultsOptions,
+  ): Promise<{ saved: number }> {
+    return this.#run("saveResults", (ctx) => saveResults(ctx, runId, results, options));
+  }
+
+  /**
+   * Sets a run's counts from its stored results (what each {@link Storage.saveResults} does unless told not
+   * to, and {@link Storage.finishRun} does always).
+   * @throws {StorageNotFoundError} for an unknown run.
+   */
+  recountRun(runId: string): Promise<void> {
+    return this.#run("recountRun", (ctx) =>
+      inTransaction(ctx, async (tx) => {
+        await lockRun(tx, runId);
+        await recountRun(tx, runId);
+      }),
+    );
   }
 
   /** Marks a run completed, failed or cancelled, with an optional summary and error message. */

@@ -69,3 +69,21 @@ export async function createTestDatabase(adminUrl: string): Promise<TestDatabase
     drop: () => execute(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
+
+/**
+ * Ends `pool` and waits until each of its connections is closed: `pool.end()` resolves before they are, and a
+ * `drop()` (which forces connections out) racing them makes the server kill them, an unhandled error in the test.
+ */
+export async function endPool(pool: pg.Pool): Promise<void> {
+  const open = pool.totalCount;
+  let closed = 0;
+  const allClosed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on("remove", () => {
+      closed += 1;
+      if (closed >= open) resolve();
+    });
+  });
+  await pool.end();
+  await allClosed;
+}

@@ -2,9 +2,15 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../checkpoint/index.js";
 import { KareninaError } from "../../errors/index.js";
+import type { ResponseStore } from "./response-store.js";
 
 const ENTRY_FORMAT = "karenina-response-cache/1";
 const KEY_PATTERN = /^[0-9a-f]{64}$/;
+
+/** Whether `key` has the shape of a cache key: 64 lower-case hex characters (a SHA-256, see `cacheKey`). */
+export function isCacheKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
 
 /** The cache directory or an entry could not be created or written. */
 export class ResponseCacheError extends KareninaError {
@@ -41,7 +47,7 @@ export interface CacheStats {
  *
  * Concurrent callers of one key are not merged: each misses and calls; the last write wins.
  */
-export class ResponseCache {
+export class ResponseCache implements ResponseStore {
   readonly #stats: CacheStats = { hits: 0, misses: 0, writes: 0, corrupt: 0, writeFailures: 0 };
 
   private constructor(readonly dir: string) {}
@@ -71,7 +77,7 @@ export class ResponseCache {
    * @throws {ResponseCacheError} when `key` is not a 64-character lower-case hex string (see `cacheKey`).
    */
   entryPath(key: string): string {
-    if (!KEY_PATTERN.test(key)) {
+    if (!isCacheKey(key)) {
       throw new ResponseCacheError(
         this.dir,
         `not a cache key: ${JSON.stringify(key)} (expected SHA-256 hex)`,

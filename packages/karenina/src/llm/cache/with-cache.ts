@@ -1,4 +1,5 @@
-import { type ResponseCache, ResponseCacheError } from "./response-cache.js";
+import { ResponseCacheError } from "./response-cache.js";
+import type { ResponseStore } from "./response-store.js";
 
 /** How {@link withCache} uses the cache for one call. */
 export interface WithCacheOptions {
@@ -15,7 +16,7 @@ export interface WithCacheOptions {
  * be stored is still returned; the failure is counted in `cache.stats.writeFailures`.
  */
 export async function withCache<T>(
-  cache: ResponseCache,
+  cache: ResponseStore,
   key: string,
   call: () => Promise<T>,
   options: WithCacheOptions = {},

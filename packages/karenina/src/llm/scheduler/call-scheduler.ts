@@ -1,6 +1,7 @@
 import { KareninaError } from "../../errors/index.js";
 import { LlmAbortedError, RateLimitError } from "../errors.js";
 import { realSleep, type Sleep } from "./backoff.js";
+import type { SharedCallLimits } from "./shared-limits.js";
 import { type WithRetriesOptions, withRetries } from "./with-retries.js";
 
 /** A {@link CallScheduler} was given an impossible setting (a limit below 1, ...). */
@@ -31,6 +32,11 @@ export interface CallSchedulerOptions {
   sleep?: Sleep;
   /** Clock in milliseconds, used to compare overlapping pauses. Default `Date.now`. */
   now?: () => number;
+  /**
+   * Limits shared with other processes (a fleet of workers): each call also holds one of their permits, taken
+   * after this scheduler's own. Default none.
+   */
+  shared?: SharedCallLimits | null;
 }
 
 /** Counters of one endpoint, for progress displays. */
@@ -105,6 +111,7 @@ export class CallScheduler {
   private readonly defaultPauseMs: number;
   private readonly sleep: Sleep;
   private readonly now: () => number;
+  private readonly shared: SharedCallLimits | null;
   private readonly endpoints = new Map<string, EndpointState>();
   private readonly queue: Entry[] = [];
   private inFlight = 0;
@@ -124,6 +131,7 @@ export class CallScheduler {
     this.defaultPauseMs = Math.max(0, options.defaultRateLimitPauseSeconds ?? 0) * 1000;
     this.sleep = options.sleep ?? realSleep;
     this.now = options.now ?? Date.now;
+    this.shared = options.shared ?? null;
   }
 
   /**
@@ -146,7 +154,9 @@ export class CallScheduler {
         start: () => {
           this.inFlight++;
           endpoint.inFlight++;
-          (async () => call(signal))().then(
+          const shared = this.shared;
+          (async () =>
+            shared === null ? call(signal) : shared.hold(endpointKey, () => call(signal), signal))().then(
             (value) => {
               this.settle(endpoint, null);
               resolve(value);

@@ -14,6 +14,7 @@ export {
   SchedulerConfigError,
   type SchedulerStats,
 } from "./call-scheduler.js";
+export type { SharedCallLimits } from "./shared-limits.js";
 export {
   type RetryableCategory,
   type RetryEvent,

@@ -63,7 +63,7 @@ export {
   resolvePresetsDir,
   savePreset,
 } from "./presets.js";
-export { SECRET_MASK, Secret, SecretSchema } from "./secret.js";
+export { SECRET_MASK, Secret, SecretSchema, withEndpointKey } from "./secret.js";
 export {
   applyEnvDefaults,
   CONFIG_ENV_VARIABLES,

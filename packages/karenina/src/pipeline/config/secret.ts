@@ -45,3 +45,25 @@ export const SecretSchema = z
     if (value === null || value instanceof Secret) return value;
     return value === "" || value === SECRET_MASK ? null : new Secret(value);
   });
+
+/**
+ * A config's JSON form with the key of each `openai_endpoint` model given again where it is missing or masked
+ * (presets and stored runs never hold keys). Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the
+ * client must send one: pass `"not-needed"` for them.
+ */
+export function withEndpointKey(config: Record<string, unknown>, key: string): Record<string, unknown> {
+  const resupply = (models: unknown) =>
+    Array.isArray(models)
+      ? models.map((model: Record<string, unknown>) =>
+          model.interface === "openai_endpoint" &&
+          (model.endpoint_api_key == null || model.endpoint_api_key === SECRET_MASK)
+            ? { ...model, endpoint_api_key: key }
+            : model,
+        )
+      : models;
+  return {
+    ...config,
+    answering_models: resupply(config.answering_models),
+    parsing_models: resupply(config.parsing_models),
+  };
+}

@@ -13,6 +13,7 @@ import {
 } from "../../results/index.js";
 import { modelIdentity } from "../config/index.js";
 import type { VerificationContext } from "../context.js";
+import type { VerificationTask } from "../task.js";
 
 const NOT_ANSWER_FIELDS = new Set(["id", "correct", "regex"]);
 
@@ -48,9 +49,12 @@ function templateSection(ctx: VerificationContext) {
   });
 }
 
-/** The `timestamp` of a task's result: the task's start, to the second, in local time. */
+/**
+ * The `timestamp` of a task's result: the task's start (or the start its task pins, see
+ * `VerificationTask.timestampAt`), to the second, in local time.
+ */
 export function taskTimestamp(ctx: VerificationContext): string {
-  return localTimestamp(new Date(ctx.startedAt));
+  return localTimestamp(new Date(ctx.task.timestampAt ?? ctx.startedAt));
 }
 
 /**
@@ -58,7 +62,11 @@ export function taskTimestamp(ctx: VerificationContext): string {
  * capture names its destination after it before the answer is generated (spec 05 §12.2).
  */
 export function taskResultId(ctx: VerificationContext, timestamp = taskTimestamp(ctx)): string {
-  const { task } = ctx;
+  return resultIdOfTask(ctx.task, timestamp);
+}
+
+/** The `result_id` of a task's result whose `timestamp` is `timestamp` (spec 06 §1.3). */
+export function resultIdOfTask(task: VerificationTask, timestamp: string): string {
   return resultId({
     answering: canonicalKey(modelIdentity(task.answering, "answering")),
     parsing: canonicalKey(modelIdentity(task.parsing, "parsing")),

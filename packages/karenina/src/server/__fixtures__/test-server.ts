@@ -10,7 +10,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ServerDeps } from "../core/index.js";
-import { startServer } from "../start-server.js";
+import { type DistributedServing, startServer } from "../start-server.js";
 
 export interface TestServerOptions {
   /** The environment the server reads keys and defaults from (default: none, so tests never see real keys). */
@@ -29,6 +29,8 @@ export interface TestServerOptions {
   readonly maxBodyBytes?: number;
   /** The port (default 0: a free one); a restarted server takes its predecessor's, so pages keep their origin. */
   readonly port?: number;
+  /** Run verification jobs on a fleet of workers (`serve --distributed`; `storageUrl` must be PostgreSQL). */
+  readonly distributed?: DistributedServing;
 }
 
 export interface TestServer {
@@ -54,6 +56,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
     ...(options.webDir === undefined ? {} : { webDir: options.webDir }),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.distributed === undefined ? {} : { distributed: options.distributed }),
   });
   return { url: server.url, token: server.token, deps: server.deps, close: () => server.close() };
 }

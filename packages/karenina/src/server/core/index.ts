@@ -7,4 +7,4 @@ export {
 } from "./api-error.js";
 export { errorResponses, jsonContent } from "./openapi.js";
 export { type PageQuery, PageQuerySchema, pageOf, pageSchema } from "./paging.js";
-export type { RouteGroup, ServerApp, ServerDeps, ServerEnv, ServerHooks } from "./server-env.js";
+export type { RouteGroup, ServerApp, ServerDeps, ServerEnv, ServerFleet, ServerHooks } from "./server-env.js";

@@ -1,6 +1,18 @@
 import type { NodeWebSocket } from "@hono/node-ws";
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Fleet } from "../../distributed/index.js";
 import type { Storage } from "../../storage/index.js";
+
+/** Where a `--distributed` server's verification jobs run: a fleet of `karenina worker`s on its PostgreSQL. */
+export interface ServerFleet {
+  readonly fleet: Fleet;
+  /** The queue the jobs' answer groups are enqueued on. */
+  readonly queue: string;
+  /** Workers share LLM responses in a table of the database (`--shared-cache`). */
+  readonly sharedCache: boolean;
+  /** Between two looks at a followed run's results (default 500 ms). */
+  readonly pollMs?: number;
+}
 
 /**
  * What the routes work on, made once by `startServer` and handed to every route group. Routes stay thin: they
@@ -16,6 +28,8 @@ export interface ServerDeps {
   readonly token: string;
   /** The environment the server reads keys and defaults from (never the process's directly, so tests can pass one). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Set when verification jobs run on a fleet of workers instead of in this process (`--distributed`). */
+  readonly fleet?: ServerFleet | null;
 }
 
 /** Hono's environment for the server's app. */

@@ -14,6 +14,13 @@ export interface JobContext<Input> {
   readonly signal: AbortSignal;
   /** True when this attempt resumes an interrupted job: skip what the earlier attempt finished. */
   readonly resuming: boolean;
+  /**
+   * True when this attempt was started by the server itself at start, to follow again work that went on elsewhere
+   * while no server watched it ({@link JobKind.continuesElsewhere}); false for a resume a client asked for.
+   */
+  readonly reattached: boolean;
+  /** The job's event log (JSON lines): what earlier attempts reported, for a resumed job to read back. */
+  readonly eventLog: string;
   /** A folder of the job's own (created), for its logs; it survives restarts. */
   readonly dir: string;
   readonly storage: Storage;
@@ -30,6 +37,8 @@ export interface JobContext<Input> {
   reportUsage(totals: JobUsageTotals): void;
   /** Records the verification run that holds the job's results. */
   linkRun(runId: string): Promise<void>;
+  /** The work was cancelled outside the job (its fleet run, by `karenina fleet cancel`): it ends `cancelled`. */
+  endCancelled(): void;
 }
 
 /**
@@ -47,6 +56,12 @@ export interface JobKind<Input> {
    * `job_completed`). When `signal` is aborted it should resolve (or throw) promptly, keeping finished work.
    */
   run(job: JobContext<Input>): Promise<unknown>;
+  /**
+   * Whether a stored job that no server runs (left `pending`/`running` by a dead server, or `interrupted` by a
+   * stopped one) still has its work going on elsewhere (a fleet run's workers). The runner resumes such jobs
+   * itself when it starts (`reattached`), instead of leaving them `interrupted`.
+   */
+  readonly continuesElsewhere?: (row: JobRow) => Promise<boolean>;
 }
 
 /** A job as the routes show it: its progress, plus what the row holds. */
@@ -106,6 +121,8 @@ class LiveJob {
   readonly controller = new AbortController();
   readonly running = new Map<string, number>();
   stopReason: StopReason | null = null;
+  /** Resumed by the runner at start: its work went on elsewhere. */
+  reattached = false;
   seq: number;
   /** Resolves when the job has stopped and its final state is saved. */
   readonly settled: Promise<void>;
@@ -254,12 +271,31 @@ export class JobRunner {
   }
 
   /**
-   * Marks `interrupted` the jobs of registered kinds a dead server left pending or running. Runs once, before
-   * the runner's first operation (so every route group has registered its kinds by then).
+   * Marks `interrupted` the jobs of registered kinds a dead server left pending or running, then resumes the
+   * interrupted jobs whose work goes on elsewhere ({@link JobKind.continuesElsewhere}). Runs once, before the
+   * runner's first operation (so every route group has registered its kinds by then).
    */
   recover(): Promise<unknown> {
-    this.#ready ??= this.#storage.interruptUnfinishedJobs([...this.#kinds.keys()]);
+    this.#ready ??= this.#recover();
     return this.#ready;
+  }
+
+  async #recover(): Promise<void> {
+    await this.#storage.interruptUnfinishedJobs([...this.#kinds.keys()]);
+    for (const kind of this.#kinds.values()) {
+      if (kind.continuesElsewhere === undefined) continue;
+      const rows = await this.#storage.listJobs({
+        kind: kind.kind,
+        status: "interrupted",
+        limit: 10_000,
+        offset: 0,
+      });
+      for (const row of rows) {
+        // A job whose work cannot be found stays `interrupted`, for a client to resume or cancel.
+        const goesOn = await kind.continuesElsewhere(row).catch(() => false);
+        if (goesOn) await this.#resumeRow(row, kind, undefined, true).catch(() => undefined);
+      }
+    }
   }
 
   /**
@@ -304,6 +340,11 @@ export class JobRunner {
     if (row === null) throw jobNotFound(id);
     const handler = this.#requireKind(row.kind);
     if (row.status !== "interrupted" || !handler.resumable) throw jobStateConflict(id, row.status, "resumed");
+    return this.#resumeRow(row, handler, input, false);
+  }
+
+  async #resumeRow(row: JobRow, handler: AnyKind, input: unknown, reattached: boolean): Promise<JobView> {
+    const id = row.id;
     const saved = storedProgress(row);
     const lastSeq = Math.max(saved.last_seq, await EventLog.lastSeq(this.#eventLogPath(id)));
     const progress: JobProgress = { ...saved, status: "pending", error: null };
@@ -318,6 +359,7 @@ export class JobRunner {
       this.#storage,
       this.#recentEvents,
     );
+    live.reattached = reattached;
     await this.#storage.updateJob(id, { status: "pending", errorMessage: null, finishedAt: null });
     this.#enqueue(live, input ?? handler.parseInput(row.input));
     return this.#view(row, progress, lastSeq);
@@ -540,6 +582,8 @@ export class JobRunner {
       input,
       signal: live.controller.signal,
       resuming: live.resuming,
+      reattached: live.reattached,
+      eventLog: live.log.path,
       dir: live.dir,
       storage: this.#storage,
       get stopReason() {
@@ -587,6 +631,9 @@ export class JobRunner {
       },
       linkRun: async (runId) => {
         await this.#storage.updateJob(live.row.id, { runId });
+      },
+      endCancelled: () => {
+        live.stopReason ??= "cancel";
       },
     };
   }

@@ -22,6 +22,7 @@ import {
   compareByReference,
   exportFilename,
   exportModelsOfJob,
+  fleetVerificationJobKind,
   prepareVerificationJob,
   type ResultReference,
   referencesOf,
@@ -132,7 +133,10 @@ const route = {
     tags: ["verification"],
     summary: "Start a verification job of a stored benchmark or a posted checkpoint",
     request: { body: jsonContent(StartVerificationSchema, "What to verify, and how") },
-    responses: { 202: jsonContent(StartedSchema, "The job is queued"), ...errorResponses(400, 404, 422) },
+    responses: {
+      202: jsonContent(StartedSchema, "The job is queued"),
+      ...errorResponses(400, 404, 409, 422),
+    },
   }),
   list: createRoute({
     method: "get",
@@ -330,7 +334,11 @@ async function requireJob(runner: JobRunner, id: string): Promise<JobView> {
 /** Verification jobs (spec 07 §2.2, §2.4): start, list, progress, results by cursor, export, cancel, resume, streams. */
 export const verificationRoutes: RouteGroup = (app, deps, hooks) => {
   const runner = jobRunnerOf(deps, hooks);
-  runner.register(verificationJobKind(deps.env));
+  const fleet = deps.fleet ?? null;
+  runner.register(fleet === null ? verificationJobKind(deps.env) : fleetVerificationJobKind(fleet, deps.env));
+  // A fleet's jobs a stopped server left are followed again at start, not at the first request (once every
+  // route group has registered its kinds).
+  if (fleet !== null) setImmediate(() => void runner.recover().catch(() => undefined));
 
   app.openapi(route.start, async (c) => {
     const body = c.req.valid("json");
@@ -357,6 +365,12 @@ export const verificationRoutes: RouteGroup = (app, deps, hooks) => {
       refuseEmptySelection(benchmark, body.question_ids);
     }
     const runName = body.run_name ?? defaultRunName();
+    if (fleet !== null && (await fleet.fleet.runs.progress(runName)) !== null)
+      throw new ApiError(
+        409,
+        "run_exists",
+        `body.run_name: the fleet of ${fleet.fleet.database} already has a run ${JSON.stringify(runName)}; choose another run name`,
+      );
     const input: VerificationJobInput = {
       benchmark_name: benchmark.name,
       run_name: runName,

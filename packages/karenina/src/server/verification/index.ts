@@ -1,4 +1,5 @@
 export { exportFilename, exportModelsOfJob } from "./export-file.js";
+export { fleetVerificationJobKind } from "./fleet-verification-job.js";
 export { compareModelsByReference } from "./model-comparison-by-reference.js";
 export { storageOfReferences } from "./reference-storage.js";
 export { ResultSaver } from "./result-saver.js";

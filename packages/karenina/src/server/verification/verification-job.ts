@@ -9,6 +9,7 @@ import {
   parseVerificationConfig,
   readRunLog,
   resultTaskKey,
+  type VerificationConfig,
 } from "../../pipeline/index.js";
 import { isVerificationResult, rowOutcome, type VerificationResult } from "../../results/index.js";
 import type { JobContext, JobKind } from "../jobs/index.js";
@@ -49,10 +50,10 @@ export async function prepareVerificationJob(
 }
 
 /** Whether a result finished without a failure (the stored run's "successful"). */
-const succeeded = (result: VerificationResult) => result.metadata.failure == null;
+export const succeeded = (result: VerificationResult) => result.metadata.failure == null;
 
 /** The per-task summary a `task_completed` event carries, so a results table fills live (spec 07 §2.3). */
-function resultSummary(result: VerificationResult) {
+export function resultSummary(result: VerificationResult) {
   const { metadata } = result;
   return {
     result_id: metadata.result_id,
@@ -86,12 +87,19 @@ export function verificationJobKind(env: Env): JobKind<VerificationJobInput> {
   };
 }
 
+/** What {@link prepareVerificationJob} wrote into a job's folder: the benchmark and the config (keys from `env`). */
+export async function loadVerificationJob(
+  dir: string,
+  env: Env,
+): Promise<{ benchmark: Benchmark; config: VerificationConfig }> {
+  const benchmark = Benchmark.parse(await readFile(join(dir, CHECKPOINT_FILE), "utf8"));
+  const config = parseVerificationConfig(JSON.parse(await readFile(join(dir, CONFIG_FILE), "utf8")), { env });
+  return { benchmark, config };
+}
+
 async function runVerificationJob(job: JobContext<VerificationJobInput>, env: Env): Promise<unknown> {
   const { input, storage } = job;
-  const benchmark = Benchmark.parse(await readFile(join(job.dir, CHECKPOINT_FILE), "utf8"));
-  const config = parseVerificationConfig(JSON.parse(await readFile(join(job.dir, CONFIG_FILE), "utf8")), {
-    env,
-  });
+  const { benchmark, config } = await loadVerificationJob(job.dir, env);
   const runLog = join(job.dir, RUN_LOG_FILE);
   const prior = job.resuming ? await priorResults(runLog) : [];
   await storage.startRun({
