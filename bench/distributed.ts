@@ -7,13 +7,13 @@
  *   npm run bench:distributed -- --n 240 --latency 200 --workers 1,2,4 --cpu-n 480 --concurrency 4
  *   npm run bench:distributed -- --only latency --workers 1,4
  *
- * 1. Latency-bound: N questions (default 120) × 1 answerer × 1 judge (a VerifiedField template), L = 200 ms,
+ * 1. Latency-bound: N questions (default 240: 15 rounds of the largest fleet, so its ceiling is near 4×) × 1 answerer × 1 judge (a VerifiedField template), L = 200 ms,
  *    against 1, 2 and 4 workers, each `--concurrency 4` (C). One answer group = one task = 2 sequential calls,
  *    so the ideal is workers × C / (2 × L) groups/s. The run is timed from its enqueue (the run row's
  *    created_at) to its last group's end (finished_at), both from PostgreSQL's clock. The run's
  *    `--endpoint-limit` and `-c` are max(workers) × C, the most calls the largest fleet can have in flight;
  *    the server's peak of requests in flight is printed against it.
- * 2. CPU-bound: `--cpu-n` questions (default 4 × N) with an original-style Python (pydantic) template, run by
+ * 2. CPU-bound: `--cpu-n` questions (default 2 × N) with an original-style Python (pydantic) template, run by
  *    Pyodide in each worker's sandbox process, L = 0, same fleets.
  * 3. Overhead per task, in both runs: CPU of the worker processes (process.cpuUsage() from a preloaded probe,
  *    read just before the enqueue and just after the end; the Python sandbox processes are not in it), pg
@@ -58,7 +58,7 @@ import { startPostgres, type ThrowawayServer } from "./queue-engines-servers.js"
 
 const { values } = parseArgs({
   options: {
-    n: { type: "string", default: "120" },
+    n: { type: "string", default: "240" },
     latency: { type: "string", default: "200" },
     workers: { type: "string", default: "1,2,4" },
     concurrency: { type: "string", default: "4" },
@@ -70,7 +70,7 @@ const N = Number(values.n);
 const LATENCY = Number(values.latency);
 const WORKER_COUNTS = values.workers.split(",").map(Number);
 const CONCURRENCY = Number(values.concurrency);
-const CPU_N = Number(values["cpu-n"] ?? 4 * N);
+const CPU_N = Number(values["cpu-n"] ?? 2 * N);
 const SMALL = 8;
 /** Calls in flight the largest fleet can have: the run's `-c` (fleet-wide limit) and its endpoint limit. */
 const LIMIT = Math.max(...WORKER_COUNTS) * CONCURRENCY;

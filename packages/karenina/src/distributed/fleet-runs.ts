@@ -283,14 +283,16 @@ export class FleetRuns {
    * deliveries counted. Null when the run or the group is unknown (deleted).
    */
   async claimGroup(runId: string, groupKey: string, worker: string): Promise<GroupClaim | null> {
-    const { rows } = await this.pool.query(
-      `UPDATE karenina_fleet_groups g SET started_at = coalesce(g.started_at, now()),
+    const { rows } = await this.pool.query({
+      // Named, as the group's end: PostgreSQL plans each once per connection, not at every group.
+      name: "karenina_fleet_claim_group",
+      text: `UPDATE karenina_fleet_groups g SET started_at = coalesce(g.started_at, now()),
          deliveries = g.deliveries + 1, worker = $3
        FROM karenina_fleet_runs r
        WHERE g.run_id = $1 AND g.group_key = $2 AND r.run_id = g.run_id
        RETURNING g.started_at, g.finished_at, g.deliveries, r.status`,
-      [runId, groupKey, worker],
-    );
+      values: [runId, groupKey, worker],
+    });
     const row = rows[0];
     if (row === undefined) return null;
     return {
@@ -308,8 +310,9 @@ export class FleetRuns {
    */
   async finishGroup(runId: string, groupKey: string, end: GroupEnd): Promise<{ completedRun: boolean }> {
     const { stats } = end;
-    const { rows } = await this.pool.query(
-      `WITH ended AS (
+    const { rows } = await this.pool.query({
+      name: "karenina_fleet_finish_group",
+      text: `WITH ended AS (
          UPDATE karenina_fleet_groups SET finished_at = now(), error = $3, worker = $4
          WHERE run_id = $1 AND group_key = $2 AND finished_at IS NULL RETURNING error
        ), counts AS (SELECT count(*) AS n, count(error) AS errors FROM ended)
@@ -323,7 +326,7 @@ export class FleetRuns {
          cost_usd = r.cost_usd + $10, unpriced_calls = r.unpriced_calls + $11, updated_at = now()
        FROM counts WHERE r.run_id = $1
        RETURNING r.status, counts.n AS ended`,
-      [
+      values: [
         runId,
         groupKey,
         end.error,
@@ -336,7 +339,7 @@ export class FleetRuns {
         stats.costUsd,
         stats.unpricedCalls,
       ],
-    );
+    });
     const row = rows[0];
     return { completedRun: row !== undefined && row.status === "completed" && Number(row.ended) > 0 };
   }

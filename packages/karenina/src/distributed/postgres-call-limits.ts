@@ -309,10 +309,11 @@ export class PostgresCallLimits implements SharedCallLimits {
 
   private async take(endpointKey: string): Promise<{ permitId: string | null; waitMs: number | null }> {
     const cap = this.endpointLimits[endpointKey] ?? this.defaultEndpointLimit;
-    const { rows } = await this.pool.query<{ permit_id: string | null; wait_seconds: number | null }>(
-      "SELECT permit_id, wait_seconds FROM karenina_fleet_take_permit($1, $2, $3, $4, $5, $6)",
-      [this.scope, endpointKey, this.holder, cap, this.globalLimit, this.leaseSeconds],
-    );
+    const { rows } = await this.pool.query<{ permit_id: string | null; wait_seconds: number | null }>({
+      name: "karenina_fleet_take_permit",
+      text: "SELECT permit_id, wait_seconds FROM karenina_fleet_take_permit($1, $2, $3, $4, $5, $6)",
+      values: [this.scope, endpointKey, this.holder, cap, this.globalLimit, this.leaseSeconds],
+    });
     const row = rows[0];
     if (row?.permit_id == null) {
       const waitSeconds = row?.wait_seconds ?? null;
@@ -331,15 +332,19 @@ export class PostgresCallLimits implements SharedCallLimits {
     this.held.delete(permitId);
     if (this.held.size === 0) this.stopRenewing();
     try {
-      await this.pool.query("SELECT karenina_fleet_release_permit($1, $2, $3, $4, $5, $6, $7)", [
-        permitId,
-        this.scope,
-        endpointKey,
-        outcome.kind === "rate_limited" ? "rate_limited" : "success",
-        outcome.kind === "rate_limited" ? outcome.pauseSeconds : 0,
-        this.recoverAfterSuccesses,
-        successes,
-      ]);
+      await this.pool.query({
+        name: "karenina_fleet_release_permit",
+        text: "SELECT karenina_fleet_release_permit($1, $2, $3, $4, $5, $6, $7)",
+        values: [
+          permitId,
+          this.scope,
+          endpointKey,
+          outcome.kind === "rate_limited" ? "rate_limited" : "success",
+          outcome.kind === "rate_limited" ? outcome.pauseSeconds : 0,
+          this.recoverAfterSuccesses,
+          successes,
+        ],
+      });
     } catch {
       // The call's own result matters more than the release: the permit frees itself when its lease ends.
       this.counters.failedUpdates += 1;
