@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { hostname } from "node:os";
-import { resolve } from "node:path";
+import { confinedPath } from "../agentic/index.js";
 import { CallScheduler, type ResponseStore } from "../llm/index.js";
 import {
   answerGroupTasks,
@@ -253,7 +253,7 @@ class FleetWorker {
     const question = inputs.questions.get(job.questionId);
     if (question === undefined)
       return { results: 0, error: `question ${job.questionId} is not in the run`, stats: NO_CALLS };
-    const missing = this.#missingWorkspace(run, question.id, question.workspacePath);
+    const missing = await this.#missingWorkspace(run, question.id, question.workspacePath);
     if (missing !== null) return { results: 0, error: missing.message, stats: NO_CALLS };
     const timestamp = localTimestamp(startedAt);
     const planned = answerGroupTasks(question, inputs.config, job, {
@@ -311,14 +311,25 @@ class FleetWorker {
     return this.#options.workspaceRoot ?? run.run.settings.workspaceRoot;
   }
 
-  #missingWorkspace(
+  /**
+   * Why the question's workspace is missing on this worker (the root itself, or the question's directory in
+   * it), or null. A path that leaves the root through a symbolic link of the root is not looked at here: the
+   * task's workspace stage refuses it with its own error (checkpoints cannot name `..` paths).
+   */
+  async #missingWorkspace(
     run: WorkerRun,
     questionId: string,
     workspacePath: string | null,
-  ): FleetWorkspaceMissingError | null {
+  ): Promise<FleetWorkspaceMissingError | null> {
     const root = this.#workspaceRoot(run);
     if (root === null || workspacePath === null || workspacePath === "") return null;
-    const path = resolve(root, workspacePath);
+    if (!existsSync(root)) return new FleetWorkspaceMissingError(root, this.#name, questionId);
+    let path: string;
+    try {
+      path = await confinedPath(root, workspacePath, `question ${questionId}: workspace_path`);
+    } catch {
+      return null;
+    }
     return existsSync(path) ? null : new FleetWorkspaceMissingError(path, this.#name, questionId);
   }
 

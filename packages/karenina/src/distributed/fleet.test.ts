@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -238,14 +238,20 @@ describe.skipIf(skipReason !== null)("a worker in this process", () => {
     });
   }
 
-  test("a task whose workspace is missing on the worker fails with an error naming the path and the worker", async () => {
-    const bench = drugBenchmark(2, "fleet-ws");
+  /** `bench` with one more question, `id`, whose workspace is `projects/sum` under the run's root. */
+  function withWorkspaceQuestion(bench: ReturnType<typeof drugBenchmark>, id: string) {
     bench.addQuestion("Which file holds the sum?", "sum.py", {
-      questionId: "ws-question",
+      questionId: id,
       answerTemplate: bench.getQuestion("q0").answer_template,
       workspacePath: "projects/sum",
     });
+    return bench;
+  }
+
+  test("a task whose workspace is missing on the worker fails with an error naming the path and the worker", async () => {
+    const bench = withWorkspaceQuestion(drugBenchmark(2, "fleet-ws"), "ws-question");
     const root = join(dir, "workspaces");
+    await mkdir(root, { recursive: true });
     const enqueued = await enqueue("run_wsmissing", bench, { workspaceRoot: root });
     const { summary } = await followFleetRun(fleet, storage, enqueued.runId, { pollMs: 100 });
     expect(summary.taskErrors).toBe(1);
@@ -256,6 +262,16 @@ describe.skipIf(skipReason !== null)("a worker in this process", () => {
     expect(failure?.error).toMatch(/--workspace-root/);
     const status = await runKarenina("fleet", "status", enqueued.runId, "--db", db.url);
     expect(status.out).toContain("is missing on worker worker-in-test");
+  }, 60_000);
+
+  test("a worker without the run's workspace root at all names the root", async () => {
+    const bench = withWorkspaceQuestion(drugBenchmark(1, "fleet-noroot"), "noroot-question");
+    const root = join(dir, "never-mounted");
+    const enqueued = await enqueue("run_noroot", bench, { workspaceRoot: root });
+    const { summary } = await followFleetRun(fleet, storage, enqueued.runId, { pollMs: 100 });
+    expect(summary.taskErrors).toBe(1);
+    const [failure] = await fleet.runs.groupErrors(enqueued.runId);
+    expect(failure?.error).toContain(`its workspace ${root} is missing on worker worker-in-test`);
   }, 60_000);
 
   test("a worker without the key variable a run names fails its groups, naming itself and the variable", async () => {
