@@ -73,11 +73,6 @@ interface GroupOutcome {
   stats: RunStatsSnapshot;
 }
 
-function statsOf(stats: RunStatsSnapshot): RunStatsSnapshot {
-  const { calls, replayedCalls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls } = stats;
-  return { calls, replayedCalls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls };
-}
-
 /**
  * A fleet worker: takes answer groups from the queue, runs their tasks (the answer generated once, then each
  * judge), saves each result as it finishes, and ends the group in the fleet's bookkeeping. Runs until
@@ -304,7 +299,7 @@ class FleetWorker {
       outcome.failures.length === 0
         ? null
         : outcome.failures.map((f) => `task ${f.task.key}: ${describeException(f.error)}`).join("; ");
-    return { results: saved, error, stats: statsOf(services.stats) };
+    return { results: saved, error, stats: services.stats.snapshot() };
   }
 
   #workspaceRoot(run: WorkerRun): string | null {

@@ -8,6 +8,7 @@ import { openStorage, type Storage } from "../storage/index.js";
 import { drugBenchmark, runKarenina } from "../test-support/cli.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../test-support/openai-server/index.js";
 import { createTestDatabase, postgresForTests, type TestDatabase } from "../test-support/postgres.js";
+import { TAMPERING_RUN_SCRIPT, tamperingBenchmark } from "../test-support/tampering-templates.js";
 import {
   distributedVerifyArgs,
   slowDrugReplies,
@@ -212,11 +213,20 @@ describe.skipIf(skipReason !== null)("a worker in this process", () => {
   async function enqueue(
     name: string,
     bench = drugBenchmark(3, name),
-    settings: { workspaceRoot?: string; sharedCache?: boolean; endpointKeyEnv?: string } = {},
+    settings: {
+      workspaceRoot?: string;
+      sharedCache?: boolean;
+      endpointKeyEnv?: string;
+      baseURL?: string;
+    } = {},
   ) {
+    const at = (modelName: string) => ({
+      ...model(modelName),
+      endpoint_base_url: settings.baseURL ?? server.baseURL,
+    });
     const config = parseVerificationConfig({
-      answering_models: [model("answerer")],
-      parsing_models: [model("judge")],
+      answering_models: [at("answerer")],
+      parsing_models: [at("judge")],
     });
     const { questions } = await selectQuestions(bench, config, { unusable: "skip" });
     return startFleetRun(fleet, storage, {
@@ -290,6 +300,34 @@ describe.skipIf(skipReason !== null)("a worker in this process", () => {
       expect.stringMatching(/worker worker-in-test cannot run run_nokey/),
     ]);
   }, 60_000);
+
+  test("attack: a template forging every verdict in one run cannot pass the wrong answer of another run held by the same worker", async () => {
+    const scripted = await startOpenAiServer([...TAMPERING_RUN_SCRIPT]);
+    try {
+      const tampering = await tamperingBenchmark({ name: "fleet-tampering" });
+      const hostile = tampering.clone();
+      hostile.removeQuestion("honest");
+      const honest = tampering.clone();
+      honest.removeQuestion("hostile");
+      // Both runs are in the worker's hands at once. Each run has its benchmark's sandbox, and a sandbox's
+      // state is restored between questions: either one alone stops the forgery.
+      const [first, second] = await Promise.all([
+        enqueue("run_forger", hostile, { baseURL: scripted.baseURL }),
+        enqueue("run_victim", honest, { baseURL: scripted.baseURL }),
+      ]);
+      await followFleetRun(fleet, storage, first.runId, { pollMs: 100 });
+      const victim = await followFleetRun(fleet, storage, second.runId, {
+        pollMs: 100,
+      });
+      const [result] = await storage.loadResults({ runId: "run_victim" });
+      expect(result?.metadata.question_id).toBe("honest");
+      expect(result?.template?.verify_result).toBe(false);
+      expect(victim.summary.failed).toBe(1);
+      expect(victim.summary.passed).toBe(0);
+    } finally {
+      await scripted.close();
+    }
+  }, 120_000);
 
   test("workers share the response cache: a second run of the same questions makes no LLM call", async () => {
     const first = await enqueue("run_cachefirst", drugBenchmark(3, "fleet-cache"), { sharedCache: true });

@@ -2,6 +2,19 @@ import type { UsageMetadata } from "../llm/index.js";
 import { costOf, DEFAULT_PRICES, type PriceTable } from "./pricing.js";
 
 /** Run-wide counters for progress displays and the run summary. */
+/** Counters of the calls made so far. */
+export interface RunStatsSnapshot {
+  /** LLM calls sent over the wire. */
+  calls: number;
+  /** Calls answered from recordings (`recording.mode: "replay"`), not sent. */
+  replayedCalls: number;
+  cacheHits: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  unpricedCalls: number;
+}
+
 export class RunStats {
   /** LLM calls sent over the wire (each retry counts). */
   calls = 0;
@@ -16,6 +29,12 @@ export class RunStats {
   unpricedCalls = 0;
 
   constructor(private readonly prices: Readonly<PriceTable> = DEFAULT_PRICES) {}
+
+  /** The counters now, as a plain object. */
+  snapshot(): RunStatsSnapshot {
+    const { calls, replayedCalls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls } = this;
+    return { calls, replayedCalls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls };
+  }
 
   addUsage(usage: UsageMetadata): void {
     this.inputTokens += usage.input_tokens;

@@ -16,6 +16,10 @@ import { taskPlan } from "./planning.js";
 import type { PriceTable } from "./pricing.js";
 import { finishedKeys, RunLogWriter, readRunLog } from "./run-log/index.js";
 import { RUN_STATE_FORMAT, type RunState, runStatePath, writeRunState } from "./run-state.js";
+import type { RunStatsSnapshot } from "./run-stats.js";
+
+export type { RunStatsSnapshot } from "./run-stats.js";
+
 import { CachingPortProvider, createRunServices, type RunServicesOptions } from "./services.js";
 import { type PipelineQuestion, taskKey, type VerificationTask } from "./task.js";
 
@@ -37,19 +41,6 @@ export type ProgressEvent =
       stats: RunStatsSnapshot;
     }
   | { type: "end"; summary: RunSummary };
-
-/** Counters of the calls made so far. */
-export interface RunStatsSnapshot {
-  /** LLM calls sent over the wire. */
-  calls: number;
-  /** Calls answered from recordings (`recording.mode: "replay"`), not sent. */
-  replayedCalls: number;
-  cacheHits: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  unpricedCalls: number;
-}
 
 /** The totals of a run, for its one-line summary. */
 export interface RunSummary extends RunStatsSnapshot {
@@ -250,11 +241,7 @@ export async function runVerification(
       throw error;
     }
   }
-  const snapshot = (): RunStatsSnapshot => {
-    const { calls, replayedCalls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls } =
-      services.stats;
-    return { calls, replayedCalls, cacheHits, inputTokens, outputTokens, costUsd, unpricedCalls };
-  };
+  const snapshot = () => services.stats.snapshot();
   for (const message of verificationConfigWarnings(config))
     options.onProgress?.({ type: "warning", message });
   options.onProgress?.({ type: "start", total, resumed: prior.length, runName: effectiveRunName });
