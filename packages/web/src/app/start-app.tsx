@@ -36,17 +36,25 @@ function openHashSource(store: SessionStore): void {
   window.history.replaceState(window.history.state, "", "#/benchmark");
 }
 
+function sessionStorageOrUndefined(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Starts the app: applies the remembered theme, restores the previous session from IndexedDB (a failure only
- * loses the memory: the app starts fresh and says so in a toast), then renders. Pending saves are written when the page
- * is hidden.
+ * loses the memory: the app starts fresh and says so in a toast), then renders. Saves still pending when the page
+ * goes away are kept in `sessionStorage` for the next start (an IndexedDB write started then is dropped).
  */
 export async function startApp(): Promise<void> {
   applyStoredTheme();
-  const store = new SessionStore(indexedDbBackend());
+  const store = new SessionStore(indexedDbBackend(), { unloadBackend: sessionStorageOrUndefined() });
   await store.restore(RESTORED_SLICES);
   openHashSource(store);
-  window.addEventListener("pagehide", () => void store.flush());
+  window.addEventListener("pagehide", () => store.saveBeforeUnload());
   const root = document.getElementById(APP_ROOT_ID);
   if (root === null) throw new Error(`index.html has no #${APP_ROOT_ID} element to render the app in`);
   createRoot(root).render(

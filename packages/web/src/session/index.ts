@@ -7,5 +7,7 @@ export {
   SessionStore,
   type SessionStoreOptions,
   type SessionUpdate,
+  UNLOAD_KEY_PREFIX,
+  type UnloadBackend,
 } from "./session-store.js";
 export { SessionContext, useSessionSlice, useSessionStore } from "./use-session-slice.js";

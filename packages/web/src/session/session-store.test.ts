@@ -1,5 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { defineSlice, type SessionBackend, SessionStore } from "./session-store.js";
+import {
+  defineSlice,
+  type SessionBackend,
+  SessionStore,
+  UNLOAD_KEY_PREFIX,
+  type UnloadBackend,
+} from "./session-store.js";
 
 /** A backend over a Map, holding what IndexedDB would (the store under test is real). */
 function mapBackend(
@@ -13,6 +19,22 @@ function mapBackend(
       data.set(key, value);
     },
   };
+}
+
+/** `sessionStorage` over a Map (what the browser keeps for the tab across a reload). */
+function mapStorage(): UnloadBackend & { readonly data: Map<string, string> } {
+  const data = new Map<string, string>();
+  return {
+    data,
+    getItem: (key) => data.get(key) ?? null,
+    setItem: (key, value) => void data.set(key, value),
+    removeItem: (key) => void data.delete(key),
+  };
+}
+
+/** A backend whose writes never land, as an IndexedDB write started while the page unloads. */
+function droppingWrites(backend: SessionBackend): SessionBackend {
+  return { get: backend.get, set: () => new Promise(() => {}) };
 }
 
 const counter = defineSlice<{ count: number }>({
@@ -104,5 +126,39 @@ describe("the session store", () => {
       "restore counter: Error: IndexedDB is unavailable",
       "save counter: Error: quota exceeded",
     ]);
+  });
+
+  test("a change still unsaved when the page goes away is kept for the next start, then saved", async () => {
+    const backend = mapBackend({ counter: { version: 2, value: { count: 1 } } });
+    const tab = mapStorage();
+    const leaving = new SessionStore(droppingWrites(backend), { saveDelayMs: 60_000, unloadBackend: tab });
+    await leaving.restore([counter]);
+    leaving.set(counter, { count: 8 });
+    leaving.saveBeforeUnload();
+    expect(backend.data.get("counter")).toEqual({ version: 2, value: { count: 1 } });
+
+    const next = new SessionStore(backend, { saveDelayMs: 60_000, unloadBackend: tab });
+    await next.restore([counter]);
+    expect(next.get(counter)).toEqual({ count: 8 });
+    expect(tab.data.size).toBe(0);
+    await next.flush();
+    expect(backend.data.get("counter")).toEqual({ version: 2, value: { count: 8 } });
+  });
+
+  test("nothing is kept at unload when every change is saved; a kept value that does not parse is ignored", async () => {
+    const backend = mapBackend();
+    const tab = mapStorage();
+    const store = new SessionStore(backend, { unloadBackend: tab });
+    store.set(counter, { count: 2 });
+    await store.flush();
+    store.saveBeforeUnload();
+    expect(tab.data.size).toBe(0);
+
+    for (const kept of ["{not json", JSON.stringify({ version: 1, value: { count: 9 } }), '{"version":2}']) {
+      tab.setItem(`${UNLOAD_KEY_PREFIX}counter`, kept);
+      const next = new SessionStore(backend, { unloadBackend: tab });
+      await next.restore([counter]);
+      expect(next.get(counter)).toEqual({ count: 2 });
+    }
   });
 });

@@ -36,9 +36,21 @@ function isStoredSlice(stored: unknown): stored is StoredSlice {
   return typeof stored === "object" && stored !== null && "version" in stored && "value" in stored;
 }
 
+/**
+ * A synchronous store for what is still unsaved when the page goes away (`sessionStorage` in the app): a
+ * write to IndexedDB started while the page unloads is dropped by the browser, so a reload right after an
+ * edit would lose it.
+ */
+export type UnloadBackend = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+
+/** The prefix of a slice's key in the {@link UnloadBackend}. */
+export const UNLOAD_KEY_PREFIX = "karenina-session-unsaved:";
+
 export interface SessionStoreOptions {
   /** How long after the last change a slice is written (default 150 ms): typing does not write every key. */
   readonly saveDelayMs?: number;
+  /** Where {@link SessionStore.saveBeforeUnload} keeps unsaved slices for the next start (none by default). */
+  readonly unloadBackend?: UnloadBackend;
 }
 
 /** A slice that could not be read or written (the state stays in memory; only the memory of it is lost). */
@@ -60,6 +72,7 @@ export class SessionStore {
   >();
   private readonly writes = new Set<Promise<void>>();
   private readonly saveDelayMs: number;
+  private readonly unloadBackend: UnloadBackend | undefined;
   private readonly unreported: SessionFailure[] = [];
   private failureListener: ((failure: SessionFailure) => void) | undefined;
 
@@ -68,6 +81,7 @@ export class SessionStore {
     options: SessionStoreOptions = {},
   ) {
     this.saveDelayMs = options.saveDelayMs ?? 150;
+    this.unloadBackend = options.unloadBackend;
   }
 
   /**
@@ -93,6 +107,7 @@ export class SessionStore {
   }
 
   private async restoreSlice(slice: SessionSlice<unknown>): Promise<void> {
+    if (this.restoreUnsaved(slice)) return;
     try {
       const stored = await this.backend.get(slice.key);
       if (!isStoredSlice(stored) || stored.version !== slice.version) return;
@@ -101,6 +116,29 @@ export class SessionStore {
     } catch (error) {
       this.fail({ key: slice.key, action: "restore", error });
     }
+  }
+
+  /**
+   * Takes the slice's value kept at the last unload, newer than the backend's, and schedules its save there.
+   * True when there was one that parses.
+   */
+  private restoreUnsaved(slice: SessionSlice<unknown>): boolean {
+    const key = UNLOAD_KEY_PREFIX + slice.key;
+    let stored: unknown;
+    try {
+      const text = this.unloadBackend?.getItem(key);
+      if (text === null || text === undefined) return false;
+      this.unloadBackend?.removeItem(key);
+      stored = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    if (!isStoredSlice(stored) || stored.version !== slice.version) return false;
+    const value = slice.parse(stored.value);
+    if (value === undefined || this.values.has(slice.key)) return false;
+    this.values.set(slice.key, value);
+    this.scheduleSave(slice);
+    return true;
   }
 
   /** The slice's current value (its initial value until set or restored). */
@@ -136,6 +174,22 @@ export class SessionStore {
       this.write(slice);
     }
     await Promise.all([...this.writes]);
+  }
+
+  /**
+   * Called as the page goes away (`pagehide`): keeps each slice still waiting for its save in the unload
+   * backend, synchronously, for the next start, and starts its ordinary save too.
+   */
+  saveBeforeUnload(): void {
+    for (const { slice } of this.pending.values()) {
+      const stored: StoredSlice = { version: slice.version, value: this.get(slice) };
+      try {
+        this.unloadBackend?.setItem(UNLOAD_KEY_PREFIX + slice.key, JSON.stringify(stored));
+      } catch (error) {
+        this.fail({ key: slice.key, action: "save", error });
+      }
+    }
+    void this.flush();
   }
 
   private scheduleSave<T>(slice: SessionSlice<T>): void {
