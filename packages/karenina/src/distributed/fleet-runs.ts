@@ -40,6 +40,8 @@ export const FleetJobSchema = z.object({
   answerer: z.number().int().min(0),
   parsers: z.array(z.number().int().min(0)).min(1),
   replicate: z.number().int().min(1).nullable(),
+  /** Enqueued by a resume: an earlier delivery of the group may have stored some of its results. */
+  resumed: z.boolean().optional(),
 });
 export type FleetJob = z.infer<typeof FleetJobSchema>;
 
@@ -66,13 +68,11 @@ export interface FleetRun {
 /** A run's progress, as a follower polls it. */
 export type FleetProgress = Omit<FleetRun, "checkpoint" | "config" | "settings">;
 
-/** What a worker learns when it takes a group. */
+/** What a worker learns when it takes a group delivered again (a first delivery takes it without asking). */
 export interface GroupClaim {
-  /** The group's first delivery: its tasks' results are timestamped from it, so a redelivery replaces them. */
-  startedAt: Date;
   /** The group was finished by an earlier delivery. */
   finished: boolean;
-  /** Deliveries of the group so far, this one included: 1 means no task of it can have a stored result. */
+  /** Deliveries of the group recorded so far, this one included. */
   deliveries: number;
   runStatus: FleetRunStatus;
 }
@@ -80,6 +80,10 @@ export interface GroupClaim {
 /** How a worker ends a group. */
 export interface GroupEnd {
   worker: string;
+  /** When this delivery of the group started (kept when an earlier one set it). */
+  startedAt: Date;
+  /** The group's deliveries as the queue counted them, this one included. */
+  deliveries: number;
   /** Why the group's tasks have no results (null: they all do). */
   error: string | null;
   /** The calls this delivery made. */
@@ -279,8 +283,9 @@ export class FleetRuns {
   }
 
   /**
-   * A worker takes a group: its first delivery time is kept (set now when this is the first), its
-   * deliveries counted. Null when the run or the group is unknown (deleted).
+   * A worker takes a group delivered again (or enqueued by a resume), to learn whether an earlier delivery
+   * finished it and whether its run still runs; its deliveries are counted. Null when the run or the group is
+   * unknown (deleted).
    */
   async claimGroup(runId: string, groupKey: string, worker: string): Promise<GroupClaim | null> {
     const { rows } = await this.pool.query({
@@ -290,13 +295,12 @@ export class FleetRuns {
          deliveries = g.deliveries + 1, worker = $3
        FROM karenina_fleet_runs r
        WHERE g.run_id = $1 AND g.group_key = $2 AND r.run_id = g.run_id
-       RETURNING g.started_at, g.finished_at, g.deliveries, r.status`,
+       RETURNING g.finished_at, g.deliveries, r.status`,
       values: [runId, groupKey, worker],
     });
     const row = rows[0];
     if (row === undefined) return null;
     return {
-      startedAt: row.started_at as Date,
       finished: row.finished_at !== null,
       deliveries: Number(row.deliveries),
       runStatus: row.status as FleetRunStatus,
@@ -313,7 +317,8 @@ export class FleetRuns {
     const { rows } = await this.pool.query({
       name: "karenina_fleet_finish_group",
       text: `WITH ended AS (
-         UPDATE karenina_fleet_groups SET finished_at = now(), error = $3, worker = $4
+         UPDATE karenina_fleet_groups SET finished_at = now(), error = $3, worker = $4,
+           started_at = coalesce(started_at, $12), deliveries = greatest(deliveries, $13)
          WHERE run_id = $1 AND group_key = $2 AND finished_at IS NULL RETURNING error
        ), counts AS (SELECT count(*) AS n, count(error) AS errors FROM ended)
        UPDATE karenina_fleet_runs r SET
@@ -338,6 +343,8 @@ export class FleetRuns {
         stats.outputTokens,
         stats.costUsd,
         stats.unpricedCalls,
+        end.startedAt,
+        end.deliveries,
       ],
     });
     const row = rows[0];

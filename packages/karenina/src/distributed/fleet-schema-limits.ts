@@ -41,8 +41,8 @@ CREATE TABLE IF NOT EXISTS karenina_fleet_permits (
 CREATE INDEX IF NOT EXISTS karenina_fleet_permits_scope_endpoint
   ON karenina_fleet_permits (scope, endpoint);
 
--- Returns a permit id, or a null id when the limits are full (wait_seconds null: wait for a release) or the
--- endpoint is paused (wait_seconds: until the pause ends).
+-- Returns a permit id, or a null id when the limits are full (wait_seconds null: wait for a release; the
+-- refusal is announced, payload "<scope>\twant") or the endpoint is paused (wait_seconds: until the pause ends).
 CREATE OR REPLACE FUNCTION karenina_fleet_take_permit(
   p_scope text,
   p_endpoint text,
@@ -79,12 +79,11 @@ BEGIN
      WHERE scope = p_scope AND expires_at < v_now
        FOR UPDATE SKIP LOCKED);
   SELECT count(*) INTO v_held_global FROM karenina_fleet_permits WHERE scope = p_scope;
-  IF v_held_global >= v_global.current_limit THEN
-    RETURN;
-  END IF;
   SELECT count(*) INTO v_held_endpoint FROM karenina_fleet_permits
    WHERE scope = p_scope AND endpoint = p_endpoint;
-  IF v_held_endpoint >= v_endpoint.current_limit THEN
+  IF v_held_global >= v_global.current_limit OR v_held_endpoint >= v_endpoint.current_limit THEN
+    -- Refused: workers keeping idle permits for their next call give them back.
+    PERFORM pg_notify('karenina_fleet_permits', p_scope || E'\twant');
     RETURN;
   END IF;
   INSERT INTO karenina_fleet_permits (scope, endpoint, holder, expires_at)

@@ -8,20 +8,26 @@ import {
   createRunServices,
   describeException,
   type RunStatsSnapshot,
-  resultIdOfTask,
+  resultTaskKey,
   runBatch,
   type VerificationTask,
 } from "../pipeline/index.js";
-import { localTimestamp, type VerificationResult } from "../results/index.js";
+import type { VerificationResult } from "../results/index.js";
 import { openStorage, type Storage } from "../storage/index.js";
 import { FleetWorkspaceMissingError } from "./errors.js";
 import { type Fleet, openFleet } from "./fleet.js";
-import { type FleetJob, type FleetRun, type GroupClaim, NO_CALLS } from "./fleet-runs.js";
+import { type FleetJob, type FleetRun, NO_CALLS } from "./fleet-runs.js";
 import { PostgresCallLimits } from "./postgres-call-limits.js";
 import { PostgresResponseCache } from "./postgres-response-cache.js";
 import { ResultBatcher } from "./result-batcher.js";
 import { type FleetRunInputs, fleetRunInputs } from "./run-inputs.js";
-import { DEFAULT_LEASE, DEFAULT_QUEUE, QueueConsumer, type QueueLease } from "./task-queue.js";
+import {
+  DEFAULT_LEASE,
+  DEFAULT_QUEUE,
+  type JobDelivery,
+  QueueConsumer,
+  type QueueLease,
+} from "./task-queue.js";
 
 /** What a worker reports as it goes (the CLI prints it). */
 export type WorkerEvent =
@@ -73,6 +79,14 @@ interface GroupOutcome {
   stats: RunStatsSnapshot;
 }
 
+/** A delivery of a group being handled: when it started, which delivery it is, and whether it is the first. */
+interface GroupDelivery {
+  startedAt: Date;
+  attempt: number;
+  /** No earlier delivery can have stored a result of the group: nothing is looked up before its tasks run. */
+  first: boolean;
+}
+
 /**
  * A fleet worker: takes answer groups from the queue, runs their tasks (the answer generated once, then each
  * judge), saves each result as it finishes, and ends the group in the fleet's bookkeeping. Runs until
@@ -115,7 +129,7 @@ class FleetWorker {
       consumer = await QueueConsumer.start(url, queue, {
         concurrency,
         lease: this.#options.lease ?? DEFAULT_LEASE,
-        handle: (job) => this.#handle(job),
+        handle: (job, delivery) => this.#handle(job, delivery),
         onError: (error) => this.#emit({ type: "error", message: error.message }),
       });
       this.#emit({ type: "ready", worker: this.#name, queue, concurrency });
@@ -197,13 +211,20 @@ class FleetWorker {
     };
   }
 
-  async #handle(job: FleetJob): Promise<void> {
-    const fleet = this.#fleet as Fleet;
-    const claim = await fleet.runs.claimGroup(job.runId, job.groupKey, this.#name);
-    if (claim === null) return this.#emit({ type: "group-skip", job, reason: "its run is gone" });
-    if (claim.finished) return this.#emit({ type: "group-skip", job, reason: "already finished" });
-    if (claim.runStatus !== "running")
-      return this.#emit({ type: "group-skip", job, reason: `its run is ${claim.runStatus}` });
+  async #handle(job: FleetJob, { attempt }: JobDelivery): Promise<void> {
+    const delivery: GroupDelivery = {
+      startedAt: new Date(),
+      attempt,
+      first: attempt <= 1 && job.resumed !== true,
+    };
+    // A first delivery (the common case) starts at once; a later one asks whether an earlier one finished it.
+    if (!delivery.first) {
+      const claim = await (this.#fleet as Fleet).runs.claimGroup(job.runId, job.groupKey, this.#name);
+      if (claim === null) return this.#emit({ type: "group-skip", job, reason: "its run is gone" });
+      if (claim.finished) return this.#emit({ type: "group-skip", job, reason: "already finished" });
+      if (claim.runStatus !== "running")
+        return this.#emit({ type: "group-skip", job, reason: `its run is ${claim.runStatus}` });
+    }
     let run: WorkerRun;
     try {
       run = await this.#runOf(job.runId);
@@ -211,68 +232,68 @@ class FleetWorker {
       // This worker cannot run the run at all (a key missing from its environment, a config it cannot read):
       // the group fails naming the worker, so the cause is seen at once, and a resume retries it.
       const reason = `worker ${this.#name} cannot run ${job.runId}: ${describeException(error)}`;
-      return this.#endGroup(job, { results: 0, error: reason, stats: NO_CALLS }, Date.now());
+      return this.#endGroup(job, { results: 0, error: reason, stats: NO_CALLS }, delivery);
     }
+    // Held runs are the running ones: the status poll forgets a run within a second of its end.
+    if (run.run.status !== "running")
+      return this.#emit({ type: "group-skip", job, reason: `its run is ${run.run.status}` });
     run.active++;
-    const started = Date.now();
     try {
-      const outcome = await this.#runGroup(run, job, claim);
-      if (outcome !== "cancelled") await this.#endGroup(job, outcome, started);
+      const outcome = await this.#runGroup(run, job, delivery);
+      if (outcome !== "cancelled") await this.#endGroup(job, outcome, delivery);
     } finally {
       run.active--;
     }
   }
 
   /** Ends a group in the bookkeeping; the run is completed with its last group. */
-  async #endGroup(job: FleetJob, outcome: GroupOutcome, started: number): Promise<void> {
+  async #endGroup(job: FleetJob, outcome: GroupOutcome, delivery: GroupDelivery): Promise<void> {
     const end = await (this.#fleet as Fleet).runs.finishGroup(job.runId, job.groupKey, {
       worker: this.#name,
       error: outcome.error,
       stats: outcome.stats,
+      startedAt: delivery.startedAt,
+      deliveries: delivery.attempt,
     });
     this.#emit({
       type: "group-end",
       job,
       results: outcome.results,
       error: outcome.error,
-      seconds: (Date.now() - started) / 1000,
+      seconds: (Date.now() - delivery.startedAt.getTime()) / 1000,
     });
     if (end.completedRun) await this.#completeRun(job.runId);
   }
 
   /** Runs a group's tasks that have no stored result yet, saving each result as it finishes. */
-  async #runGroup(run: WorkerRun, job: FleetJob, claim: GroupClaim): Promise<"cancelled" | GroupOutcome> {
+  async #runGroup(
+    run: WorkerRun,
+    job: FleetJob,
+    delivery: GroupDelivery,
+  ): Promise<"cancelled" | GroupOutcome> {
     const storage = this.#storage as Storage;
-    const { startedAt, deliveries } = claim;
     const { inputs } = run;
     const question = inputs.questions.get(job.questionId);
     if (question === undefined)
       return { results: 0, error: `question ${job.questionId} is not in the run`, stats: NO_CALLS };
     const missing = await this.#missingWorkspace(run, question.id, question.workspacePath);
     if (missing !== null) return { results: 0, error: missing.message, stats: NO_CALLS };
-    const timestamp = localTimestamp(startedAt);
     const planned = answerGroupTasks(question, inputs.config, job, {
       globalRubric: inputs.benchmark.getGlobalRubric(),
       runName: run.run.settings.runName,
     });
-    // A first delivery has nothing stored; a later one skips the tasks an earlier delivery saved.
-    const stored =
-      deliveries === 1
-        ? new Set<string>()
-        : new Set(
-            (
-              await storage.loadResults({
-                runId: job.runId,
-                resultIds: planned.map((t) => resultIdOfTask(t, timestamp)),
-              })
-            ).map((r) => r.metadata.result_id),
-          );
-    const todo = planned.filter((task) => !stored.has(resultIdOfTask(task, timestamp)));
+    // A first delivery has nothing stored; a later one skips the tasks an earlier delivery saved (whatever
+    // their timestamps), so no task gets a second result.
+    const stored = delivery.first
+      ? new Set<string>()
+      : new Set(
+          (await storage.loadResults({ runId: job.runId, questionIds: [question.id] })).map(resultTaskKey),
+        );
+    const todo = planned.filter((task) => !stored.has(task.key));
     this.#emit({ type: "group-start", job, tasks: todo.length });
     if (todo.length === 0) return { results: 0, error: null, stats: NO_CALLS };
     const tasks: VerificationTask[] = todo.map((task) => ({
       ...task,
-      timestampAt: startedAt.getTime(),
       answerSharers: todo.length,
     }));
     const services = createRunServices(inputs.config, {

@@ -122,8 +122,8 @@ describe.skipIf(skipReason !== null)("a fleet of worker processes on a real Post
     );
     expect(rows.length).toBeGreaterThanOrEqual(3);
     expect(rows.every((row) => String(row.worker).startsWith("survivor"))).toBe(true);
-    // A group delivered again runs only its task without a stored result (the slow judge), under the result_id
-    // of its first delivery, so the row is not stored twice.
+    // A group delivered again runs only its task without a stored result (the slow judge): the task an
+    // earlier delivery saved is found by its task key and not run, so no task is stored twice.
     const resumedGroups = survivors.flatMap((w) => w.lines).filter((l) => /: 1 task\(s\)$/.test(l));
     expect(resumedGroups.length).toBeGreaterThanOrEqual(1);
     // Three workers, three jobs each, one endpoint limited to 3 calls in flight: the server never saw more.

@@ -68,14 +68,20 @@ describe.skipIf(skipReason !== null)("PostgresCallLimits on a real PostgreSQL", 
   function fleetWorker(options: Omit<PostgresCallLimitsOptions, "pool" | "holder"> & { holder?: string }) {
     const pool = new pg.Pool({ connectionString: db.url, max: 4 });
     pools.push(pool);
-    const limits = new PostgresCallLimits({ holder: `worker-${instances.length}`, ...options, pool });
+    const limits = new PostgresCallLimits({
+      holder: `worker-${instances.length}`,
+      warmMs: WARM_MS,
+      ...options,
+      pool,
+    });
     instances.push(limits);
     return limits;
   }
 
   const newScope = () => `run-${randomUUID()}`;
 
-  /** A permit whose call ended stays warm 25 ms for this process's next call before it goes back. */
+  /** A permit whose call ended stays warm this long for this process's next call before it goes back. */
+  const WARM_MS = 25;
   const warmPermitsCooled = () => sleep(80);
 
   async function permitsOf(scope: string): Promise<number> {
@@ -130,6 +136,34 @@ describe.skipIf(skipReason !== null)("PostgresCallLimits on a real PostgreSQL", 
       ),
     );
     expect(probe.peak).toBe(2);
+    expect(await permitsOf(scope)).toBe(0);
+  });
+
+  test("a worker keeps each of its idle permits for its next calls: 10 rounds of 4 calls take 4 permits", async () => {
+    const scope = newScope();
+    const worker = fleetWorker({ scope, globalLimit: 10, endpointLimits: { api: 4 }, warmMs: 60_000 });
+    const probe = new ConcurrencyProbe();
+    for (let round = 0; round < 10; round++)
+      await Promise.all([5, 10, 15, 20].map((ms) => worker.hold("api", () => probe.run(ms, round))));
+    expect(worker.stats.taken).toBe(4);
+    expect(probe.peak).toBe(4);
+    await worker.close(); // gives its idle permits back
+    expect(await permitsOf(scope)).toBe(0);
+  });
+
+  test("idle permits never keep another worker waiting: a refused take makes their holder give them back", async () => {
+    const scope = newScope();
+    const options = { scope, globalLimit: 10, endpointLimits: { api: 2 }, warmMs: 60_000 };
+    const keeper = fleetWorker(options);
+    const other = fleetWorker(options);
+    await Promise.all([0, 1].map((i) => keeper.hold("api", () => sleep(10).then(() => i))));
+    expect(await permitsOf(scope)).toBe(2); // both kept idle for the keeper's next calls (60 s)
+    const held = await other.hold("api", async () => permitsOf(scope));
+    // The other worker ran while the keeper's idle permits were back in the pool: only its own was held.
+    expect(held).toBe(1);
+    expect(other.stats.refused).toBeGreaterThanOrEqual(1);
+    expect(keeper.stats.taken).toBe(2);
+    await Promise.all([keeper.close(), other.close()]);
     expect(await permitsOf(scope)).toBe(0);
   });
 

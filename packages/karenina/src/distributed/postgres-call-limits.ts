@@ -6,8 +6,11 @@ import { FLEET_PERMITS_CHANNEL, GLOBAL_ENDPOINT } from "./fleet-schema-limits.js
 /** Fallback poll while waiting for a permit, in case a NOTIFY was missed or the listener is down. */
 const POLL_MS = 250;
 
-/** How long a permit whose call ended waits for this process's next call of its endpoint before it is released. */
-const WARM_MS = 25;
+/**
+ * How long a permit whose call ended waits for this process's next call of its endpoint before it is released
+ * (sooner when another worker is refused a permit: see `want`).
+ */
+const DEFAULT_WARM_MS = 250;
 
 /** Calls one permit serves before it goes back to the fleet (so a busy worker cannot keep it for ever). */
 const MAX_USES = 32;
@@ -37,6 +40,8 @@ export interface PostgresCallLimitsOptions {
   defaultPauseSeconds?: number;
   /** Consecutive successes after which a cut endpoint limit grows by 1 (up to its cap). Default 10. */
   recoverAfterSuccesses?: number;
+  /** Milliseconds an idle permit is kept for this process's next call (0: none kept). Default 250. */
+  warmMs?: number;
 }
 
 /** What a {@link PostgresCallLimits} did so far, in this process. */
@@ -81,9 +86,11 @@ interface HeldPermit {
  * process are free again `leaseSeconds` after its last renewal.
  *
  * A permit whose call ends serves this process's next call of the same endpoint (a waiter, or one arriving
- * within 25 ms) instead of going back through PostgreSQL, up to 32 calls: a busy worker takes and releases a
- * permit per 32 calls instead of per call. A 429 anywhere in the run is announced to every worker, which from
- * then on takes every permit afresh (so the pause and the cut limit apply to all) until new permits are taken.
+ * within `warmMs`) instead of going back through PostgreSQL, up to 32 calls: a busy worker takes and releases a
+ * permit per 32 calls instead of per call. Idle permits never keep another worker waiting: a take refused for
+ * want of a permit announces it (NOTIFY payload "<scope>\twant"), and every worker then releases the permits it
+ * keeps idle. A 429 anywhere in the run is announced to every worker, which from then on takes every permit
+ * afresh (so the pause and the cut limit apply to all) until new permits are taken.
  *
  * A worker gives one to its run's scheduler (`new CallScheduler({ globalLimit, shared })`) and closes it when the
  * run is done.
@@ -98,11 +105,12 @@ export class PostgresCallLimits implements SharedCallLimits {
   private readonly leaseSeconds: number;
   private readonly defaultPauseSeconds: number;
   private readonly recoverAfterSuccesses: number;
+  private readonly warmMs: number;
   private readonly waiting = new Map<string, Waiter[]>();
   private readonly draining = new Set<string>();
   private readonly held = new Map<string, HeldPermit>();
-  /** Permits whose call ended, kept warm for the next call of their endpoint: permit id by endpoint. */
-  private readonly warm = new Map<string, { permitId: string; timer: NodeJS.Timeout }>();
+  /** Permits whose call ended, kept warm for the next calls of their endpoint (the latest last), by endpoint. */
+  private readonly warm = new Map<string, { permitId: string; timer: NodeJS.Timeout }[]>();
   /** Bumped by every 429 of the run: permits taken before it are released after their call, not reused. */
   private epoch = 0;
   private readonly sleepers = new Set<() => void>();
@@ -137,6 +145,11 @@ export class PostgresCallLimits implements SharedCallLimits {
     this.leaseSeconds = checkPositive("leaseSeconds", options.leaseSeconds ?? 30);
     this.defaultPauseSeconds = checkPositive("defaultPauseSeconds", options.defaultPauseSeconds ?? 1, true);
     this.recoverAfterSuccesses = checkLimit("recoverAfterSuccesses", options.recoverAfterSuccesses ?? 10);
+    this.warmMs = options.warmMs ?? DEFAULT_WARM_MS;
+    if (!Number.isFinite(this.warmMs) || this.warmMs < 0)
+      throw new FleetCallLimitsError(
+        `shared call limits: warmMs must be a number of milliseconds >= 0, found ${String(this.warmMs)}`,
+      );
   }
 
   /** A copy of the counters so far. */
@@ -181,7 +194,8 @@ export class PostgresCallLimits implements SharedCallLimits {
       outcome.kind !== "rate_limited" &&
       !this.closed &&
       permit.epoch === this.epoch &&
-      permit.uses < MAX_USES;
+      permit.uses < MAX_USES &&
+      this.warmMs > 0;
     if (!reusable) return this.release(endpointKey, permitId, outcome);
     const waiter = this.queueOf(endpointKey).shift();
     if (waiter !== undefined) return waiter.grant(permitId);
@@ -189,27 +203,42 @@ export class PostgresCallLimits implements SharedCallLimits {
   }
 
   private keepWarm(endpointKey: string, permitId: string): void {
-    const previous = this.warm.get(endpointKey);
-    if (previous !== undefined) this.coolDown(endpointKey);
-    const timer = setTimeout(() => this.coolDown(endpointKey), WARM_MS);
-    this.warm.set(endpointKey, { permitId, timer });
+    const kept = this.warm.get(endpointKey) ?? [];
+    const timer = setTimeout(() => this.coolDown(endpointKey, permitId), this.warmMs);
+    kept.push({ permitId, timer });
+    this.warm.set(endpointKey, kept);
   }
 
-  /** Releases the warm permit of an endpoint (its time is up, a 429 was announced, or the limits close). */
-  private coolDown(endpointKey: string): void {
-    const warm = this.warm.get(endpointKey);
-    if (warm === undefined) return;
-    clearTimeout(warm.timer);
-    this.warm.delete(endpointKey);
-    void this.release(endpointKey, warm.permitId, { kind: "success" });
+  /** Releases a warm permit of an endpoint (its time is up). */
+  private coolDown(endpointKey: string, permitId: string): void {
+    const kept = this.warm.get(endpointKey) ?? [];
+    const index = kept.findIndex((warm) => warm.permitId === permitId);
+    if (index < 0) return;
+    kept.splice(index, 1);
+    if (kept.length === 0) this.warm.delete(endpointKey);
+    void this.release(endpointKey, permitId, { kind: "success" });
   }
 
-  /** The warm permit of an endpoint, taken for a new call; null when there is none or it may not be reused. */
+  /** Releases every warm permit (a 429 or a refused take was announced, or the limits close). */
+  private async coolAll(): Promise<void> {
+    const warm = [...this.warm];
+    this.warm.clear();
+    const releases: Promise<void>[] = [];
+    for (const [endpointKey, kept] of warm)
+      for (const { permitId, timer } of kept) {
+        clearTimeout(timer);
+        releases.push(this.release(endpointKey, permitId, { kind: "success" }));
+      }
+    await Promise.all(releases);
+  }
+
+  /** A warm permit of an endpoint, taken for a new call; null when there is none or it may not be reused. */
   private takeWarm(endpointKey: string): string | null {
-    const warm = this.warm.get(endpointKey);
+    const kept = this.warm.get(endpointKey);
+    const warm = kept?.pop();
     if (warm === undefined) return null;
+    if (kept?.length === 0) this.warm.delete(endpointKey);
     clearTimeout(warm.timer);
-    this.warm.delete(endpointKey);
     const permit = this.held.get(warm.permitId);
     if (permit === undefined || permit.epoch !== this.epoch) {
       void this.release(endpointKey, warm.permitId, { kind: "success" });
@@ -221,7 +250,7 @@ export class PostgresCallLimits implements SharedCallLimits {
   /** A 429 was announced for this run: no permit taken before it is reused. */
   private rateLimitedElsewhere(): void {
     this.epoch += 1;
-    for (const endpointKey of [...this.warm.keys()]) this.coolDown(endpointKey);
+    void this.coolAll();
   }
 
   /**
@@ -231,11 +260,12 @@ export class PostgresCallLimits implements SharedCallLimits {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const endpointKey of [...this.warm.keys()]) this.coolDown(endpointKey);
+    const released = this.coolAll();
     this.stopRenewing();
     for (const queue of this.waiting.values())
       for (const waiter of queue.splice(0)) waiter.fail(closedError());
     this.wakeAll();
+    await released;
     const listener = await this.listener;
     this.listener = null;
     await listener?.end().catch(() => undefined);
@@ -396,6 +426,7 @@ export class PostgresCallLimits implements SharedCallLimits {
     client.on("error", broke);
     client.on("notification", (message) => {
       if (message.payload === `${this.scope}\t429`) this.rateLimitedElsewhere();
+      if (message.payload === `${this.scope}\twant`) void this.coolAll();
       if (message.payload === this.scope || message.payload === `${this.scope}\t429`) this.wakeAll();
     });
     try {

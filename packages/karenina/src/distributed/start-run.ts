@@ -36,7 +36,7 @@ export interface EnqueuedRun {
   jobs: number;
 }
 
-function jobOf(runId: string, group: AnswerGroup): FleetJob {
+function jobOf(runId: string, group: AnswerGroup, resumed = false): FleetJob {
   return {
     runId,
     groupKey: group.key,
@@ -44,6 +44,7 @@ function jobOf(runId: string, group: AnswerGroup): FleetJob {
     answerer: group.answerer,
     parsers: group.parsers,
     replicate: group.replicate,
+    ...(resumed ? { resumed } : {}),
   };
 }
 
@@ -123,7 +124,7 @@ export async function resumeFleetRun(
       runName: runId,
       skipKeys: done,
     });
-    const jobs = [...answerGroups(plan, inputs.config)].map((group) => jobOf(runId, group));
+    const jobs = [...answerGroups(plan, inputs.config)].map((group) => jobOf(runId, group, true));
     await storage.startRun({
       runId,
       runName: run.settings.runName,

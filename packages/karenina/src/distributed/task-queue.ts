@@ -111,8 +111,14 @@ export class FleetQueue {
   }
 }
 
+/** One delivery of a job: which it is (1 for the first) and the signal BullMQ aborts it with. */
+export interface JobDelivery {
+  attempt: number;
+  signal: AbortSignal | undefined;
+}
+
 /** What a consumer does with each job: resolves when the job is done (or skipped). */
-export type JobHandler = (job: FleetJob, signal: AbortSignal | undefined) => Promise<void>;
+export type JobHandler = (job: FleetJob, delivery: JobDelivery) => Promise<void>;
 
 /** The consumer side: a BullMQ worker taking jobs of a queue, `concurrency` at a time. */
 export class QueueConsumer {
@@ -125,7 +131,8 @@ export class QueueConsumer {
   ): Promise<QueueConsumer> {
     const { Worker, createPostgresBackend } = await bullmq();
     const processor = async (job: Job, _token?: string, signal?: AbortSignal) => {
-      await options.handle(FleetJobSchema.parse(job.data), signal);
+      // attemptsStarted counts every move to active: a retry and a delivery after a lapsed lease alike.
+      await options.handle(FleetJobSchema.parse(job.data), { attempt: job.attemptsStarted, signal });
     };
     const worker = new Worker(
       name,

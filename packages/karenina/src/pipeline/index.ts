@@ -63,7 +63,6 @@ export {
 export { checkStageDependencies, type Stage, StageDependencyError, shouldRunStage } from "./stage.js";
 export { stagesFor } from "./stage-list.js";
 export { AgenticTraitModelError } from "./stages/agentic-rubric-evaluation.js";
-export { resultIdOfTask } from "./stages/finalize-result.js";
 export { type PipelineQuestion, taskKey, type VerificationTask } from "./task.js";
 export * from "./task-eval/index.js";
 export {

@@ -48,12 +48,6 @@ export interface VerificationTask {
   answerSharers: number;
   /** Warnings produced while planning the task (rubric merges), copied into its result. */
   planWarnings: string[];
-  /**
-   * When the result's `timestamp` (and so its `result_id`) is taken from, in epoch milliseconds, instead of this
-   * attempt's start: a fleet pins it to the task's first delivery, so a task delivered again gets the same
-   * `result_id` and replaces its row instead of adding one.
-   */
-  timestampAt?: number;
   /** An answer supplied instead of generated (TaskEval, spec 05 §9). */
   cachedAnswer?: SharedAnswer;
   /** TaskEval: the question is synthetic, so rubric prompts leave the question block out. */

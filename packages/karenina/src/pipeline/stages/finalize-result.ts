@@ -49,12 +49,9 @@ function templateSection(ctx: VerificationContext) {
   });
 }
 
-/**
- * The `timestamp` of a task's result: the task's start (or the start its task pins, see
- * `VerificationTask.timestampAt`), to the second, in local time.
- */
+/** The `timestamp` of a task's result: the task's start, to the second, in local time. */
 export function taskTimestamp(ctx: VerificationContext): string {
-  return localTimestamp(new Date(ctx.task.timestampAt ?? ctx.startedAt));
+  return localTimestamp(new Date(ctx.startedAt));
 }
 
 /**
@@ -66,7 +63,7 @@ export function taskResultId(ctx: VerificationContext, timestamp = taskTimestamp
 }
 
 /** The `result_id` of a task's result whose `timestamp` is `timestamp` (spec 06 §1.3). */
-export function resultIdOfTask(task: VerificationTask, timestamp: string): string {
+function resultIdOfTask(task: VerificationTask, timestamp: string): string {
   return resultId({
     answering: canonicalKey(modelIdentity(task.answering, "answering")),
     parsing: canonicalKey(modelIdentity(task.parsing, "parsing")),
