@@ -21,7 +21,10 @@
  *    too), and PostgreSQL's CPU (postmaster and backends, from /proc). The same run done locally by
  *    `karenina verify --db postgres://… -c T` (no --distributed) is measured the same way, as a marginal cost:
  *    (run of all N questions − run of the first 8) / (N − 8), which leaves out the process's start and the
- *    checkpoint's load. The fleet's figure is marginal the same way: a run of the first 8 questions, then the
+ *    checkpoint's load. The same run is also done by as many local processes as workers, side by side, each on
+ *    its share of the questions with a worker's concurrency: they share the cores as the fleet's processes do,
+ *    so the fleet's cost over them is its own, not its processes' contention.
+ *    The fleet's figure is marginal the same way: a run of the first 8 questions, then the
  *    full run, on the same warm workers (each run's own costs, a worker loading it from the database and
  *    starting its sandbox, cancel out); the whole-run figure is printed beside it.
  *    The workers' queries of the first fleet are also broken down statement by statement, per task.
@@ -49,6 +52,7 @@ import {
   chooseCli,
   combine,
   fleetReading,
+  NO_READING,
   type ProbeReading,
   runKarenina,
   startWorkers,
@@ -245,27 +249,41 @@ async function fleetRun(
   }
 }
 
-/** The same run done by one local `verify --db` (no --distributed), as a marginal cost per task. */
+/**
+ * The same run done locally by `processes` `verify --db` processes side by side (no --distributed), each on
+ * its share of the questions, as a marginal cost per task. One process is what a user runs without a fleet;
+ * as many processes as workers, each with a worker's concurrency, share the cores as the fleet does, which
+ * tells the fleet's own costs apart from the contention of its processes.
+ */
 async function localRun(
   cli: Cli,
   probeDir: string,
   postgres: ThrowawayServer,
   scenario: Scenario,
+  processes = 1,
 ): Promise<Local> {
   const server = await startOpenAiServer(scenario.replies(scenario.latency));
+  const concurrency = processes === 1 ? [] : ["-c", String(CONCURRENCY)];
   try {
-    const once = async (questions: number) => {
+    const once = async (perProcess: number) => {
       const postgresBefore = postgres.cpuMs();
-      const { probe } = await runKarenina(cli, probeDir, [
-        ...verifyArgs(server.baseURL, scenario.file, postgres.url),
-        "--questions",
-        `0-${questions - 1}`,
-      ]);
+      const runs = await Promise.all(
+        Array.from({ length: processes }, (_, i) =>
+          runKarenina(cli, probeDir, [
+            ...verifyArgs(server.baseURL, scenario.file, postgres.url),
+            ...concurrency,
+            "--questions",
+            `${i * perProcess}-${(i + 1) * perProcess - 1}`,
+          ]),
+        ),
+      );
+      const probe = runs.reduce((sum, run) => combine(sum, run.probe, 1), NO_READING);
       return { ...probe, postgresCpuMs: postgres.cpuMs() - postgresBefore };
     };
+    const share = Math.floor(scenario.questions / processes);
     const small = await once(SMALL);
-    const all = await once(scenario.questions);
-    const tasks = scenario.questions - SMALL;
+    const all = await once(share);
+    const tasks = processes * (share - SMALL);
     return {
       cpuMsPerTask: (all.cpuMs - small.cpuMs) / tasks,
       queriesPerTask: (all.queries - small.queries) / tasks,
@@ -299,18 +317,27 @@ function printThroughput(scenario: Scenario, runs: Map<number, Measured>): void 
   }
 }
 
-function printOverhead(runs: Map<number, Measured>, local: Local): void {
+function printOverhead(runs: Map<number, Measured>, locals: Map<number, Local>): void {
+  const local = locals.get(1) as Local;
   console.log(
     `  local verify (no --distributed), marginal: CPU ${f(local.cpuMsPerTask)} ms/task · ${f(local.queriesPerTask)} pg queries/task · PostgreSQL CPU ${f(local.postgresCpuMsPerTask)} ms/task`,
   );
+  for (const [processes, side] of locals) {
+    if (processes === 1) continue;
+    console.log(
+      `  ${processes} local verify processes side by side (1/${processes} of the questions each, -c ${CONCURRENCY}), marginal: CPU ${f(side.cpuMsPerTask)} ms/task · PostgreSQL CPU ${f(side.postgresCpuMsPerTask)} ms/task`,
+    );
+  }
   for (const [workers, m] of runs) {
     const marginal = m.marginal as Local;
     const cpu = marginal.cpuMsPerTask;
     const pgCpu = marginal.postgresCpuMsPerTask;
+    const side = locals.get(workers) as Local;
+    const sideBySide = workers === 1 ? "" : `, ${f(cpu - side.cpuMsPerTask)} over ${workers} local processes`;
     console.log(
       [
         `  ${workers} worker${workers === 1 ? " " : "s"}, marginal`,
-        `workers CPU ${f(cpu)} ms/task (fleet overhead ${f(cpu - local.cpuMsPerTask)}; whole run ${f(m.workers.cpuMs / m.groups)})`,
+        `workers CPU ${f(cpu)} ms/task (fleet overhead ${f(cpu - local.cpuMsPerTask)}${sideBySide}; whole run ${f(m.workers.cpuMs / m.groups)})`,
         `${f(marginal.queriesPerTask)} pg queries/task (+${f(marginal.queriesPerTask - local.queriesPerTask)})`,
         `PostgreSQL CPU ${f(pgCpu)} ms/task (+${f(pgCpu - local.postgresCpuMsPerTask)})`,
         `verify --distributed (start, plan, enqueue, follow): CPU ${f(m.enqueuer.cpuMs, 0)} ms, ${m.enqueuer.queries} queries`,
@@ -333,8 +360,10 @@ async function runScenario(cli: Cli, probeDir: string, postgres: ThrowawayServer
   const runs = new Map<number, Measured>();
   for (const workers of WORKER_COUNTS)
     runs.set(workers, await fleetRun(cli, probeDir, postgres, scenario, workers));
-  const local = await localRun(cli, probeDir, postgres, scenario);
-  return { runs, local };
+  const locals = new Map<number, Local>();
+  for (const processes of new Set([1, ...WORKER_COUNTS]))
+    locals.set(processes, await localRun(cli, probeDir, postgres, scenario, processes));
+  return { runs, locals };
 }
 
 const dir = await mkdtemp(join(tmpdir(), "karenina-bench-distributed-"));
@@ -385,13 +414,13 @@ try {
   );
   for (const scenario of scenarios) {
     if (values.only !== undefined && !scenario.name.startsWith(values.only)) continue;
-    const { runs, local } = await runScenario(cli, probeDir, postgres, scenario);
+    const { runs, locals } = await runScenario(cli, probeDir, postgres, scenario);
     console.log(`\n${scenario.name}`);
     printThroughput(scenario, runs);
     console.log(
       "  overhead per task (workers' own processes; the Python sandbox processes are not counted):",
     );
-    printOverhead(runs, local);
+    printOverhead(runs, locals);
     const [firstCount, firstRun] = [...runs][0] as [number, Measured];
     if (scenario === scenarios[0] || values.only !== undefined) printStatements(firstCount, firstRun);
   }

@@ -12,6 +12,7 @@ export * from "./result-table/index.js";
 export * from "./results/index.js";
 export * from "./rubrics/index.js";
 export * from "./sandbox/index.js";
+export * from "./scenario/index.js";
 // Types only: the server's request and response shapes, for the web app (no server code is exported here).
 export type * from "./server/api-types/index.js";
 export * from "./storage/index.js";

@@ -64,7 +64,7 @@ export abstract class BenchmarkQuestions extends BenchmarkCore {
   ): string {
     if ((this.doc.hasPart?.length ?? 0) > 0) {
       throw new BenchmarkUsageError(
-        "This benchmark holds scenarios; standalone questions cannot be added to it",
+        "Cannot add standalone questions to a scenario benchmark: it holds scenarios (a benchmark holds questions or scenarios, never both)",
       );
     }
     if (typeof first === "string") {

@@ -41,4 +41,10 @@ export {
 } from "./question-record.js";
 export * from "./ratings.js";
 export { parseCheckpoint, parseCheckpointJson, readCheckpointFile } from "./read.js";
-export { checkpointPath, serializeCheckpoint, writeCheckpointFile, writeFileAtomic } from "./write.js";
+export {
+  checkpointPath,
+  type SerializeCheckpointOptions,
+  serializeCheckpoint,
+  writeCheckpointFile,
+  writeFileAtomic,
+} from "./write.js";

@@ -128,6 +128,11 @@ function checkStructure(doc: DataFeed, file: string): void {
     seen.set(id, index);
   });
   if (doc.dataFeedElement.length > 0 && (doc.hasPart?.length ?? 0) > 0) {
-    throw CheckpointError.expected(file, "$.hasPart", "either questions or scenarios, not both", doc.hasPart);
+    throw CheckpointError.expected(
+      file,
+      "$.hasPart",
+      "either questions or scenarios, not both questions and scenarios",
+      doc.hasPart,
+    );
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { setOwn } from "../plain-data/index.js";
+import { floatRepr } from "../python-repr/index.js";
 import { CheckpointFileError } from "./errors.js";
 import {
   AnswerSchema,
@@ -93,6 +94,19 @@ function item(source: unknown): Json {
   );
 }
 
+/** How {@link serializeCheckpoint} writes. */
+export interface SerializeCheckpointOptions {
+  /**
+   * Writes one root `hasPart` entry (a scenario). `float` marks a number to print as a Python float (`3.0`).
+   * Default: the entry as it is.
+   */
+  scenario?: (entry: unknown, float: (value: number) => unknown) => unknown;
+}
+
+/** A number the file prints as a Python float (`3.0`, `0.1`). */
+const pythonFloat = (value: number): unknown =>
+  Number.isFinite(value) ? `${FLOAT_MARK}${floatRepr(value)}` : value;
+
 /**
  * The file text of a checkpoint, as the original writes it (spec 01 §6.1, §8): the standard `@context`,
  * keys in format order, null values omitted, two-space indentation, ratings' best/worst as floats (`5.0`),
@@ -100,7 +114,11 @@ function item(source: unknown): Json {
  * @param file names the checkpoint in errors.
  * @throws {CheckpointNestingError} when the document nests deeper than a checkpoint may (or contains itself).
  */
-export function serializeCheckpoint(doc: DataFeed, file = "<benchmark>"): string {
+export function serializeCheckpoint(
+  doc: DataFeed,
+  file = "<benchmark>",
+  options: SerializeCheckpointOptions = {},
+): string {
   checkNesting(doc, file, "save");
   const tree = ordered({ ...doc, "@context": CHECKPOINT_CONTEXT }, FEED_KEYS, (key, value) => {
     switch (key) {
@@ -108,6 +126,10 @@ export function serializeCheckpoint(doc: DataFeed, file = "<benchmark>"): string
         return (value as unknown[]).map(rating);
       case "dataFeedElement":
         return (value as unknown[]).map(item);
+      case "hasPart": {
+        const { scenario } = options;
+        return scenario ? (value as unknown[]).map((entry) => scenario(entry, pythonFloat)) : value;
+      }
       case "additionalProperty":
         return properties(value);
       default:
@@ -149,8 +171,12 @@ export async function writeFileAtomic(path: string, text: string | Uint8Array): 
 }
 
 /** Serializes and saves a checkpoint atomically; returns the path written (see {@link checkpointPath}). */
-export async function writeCheckpointFile(path: string, doc: DataFeed): Promise<string> {
+export async function writeCheckpointFile(
+  path: string,
+  doc: DataFeed,
+  options: SerializeCheckpointOptions = {},
+): Promise<string> {
   const target = checkpointPath(path);
-  await writeFileAtomic(target, serializeCheckpoint(doc, target));
+  await writeFileAtomic(target, serializeCheckpoint(doc, target, options));
   return target;
 }

@@ -5,6 +5,7 @@ import { evaluateLocalTraits, type LocalTraitResults } from "../rubrics/index.js
 import { JavaScriptSandbox, PythonSandbox } from "../sandbox/index.js";
 import type { CliIo } from "./cli-io.js";
 import { QUESTION_SELECTOR_HELP, selectBenchmarkQuestion } from "./question-selector.js";
+import { registerRubricApplyCommand } from "./rubric-apply-command.js";
 
 /** What `karenina rubric check --json` prints. */
 export interface RubricCheckReport {
@@ -48,7 +49,7 @@ function reportText(report: RubricCheckReport, rubric: Rubric | null, id: string
   return lines.join("\n");
 }
 
-/** `karenina rubric check`. */
+/** `karenina rubric check` and `karenina rubric apply`. */
 export function registerRubricCommands(program: Command, io: CliIo): void {
   const rubric = program.command("rubric").description("Work with rubric traits");
 
@@ -79,4 +80,6 @@ export function registerRubricCommands(program: Command, io: CliIo): void {
       }
       io.out(`${reportText(report, merged.rubric, id)}${note === null ? "" : `\n${note}`}\n`);
     });
+
+  registerRubricApplyCommand(rubric, io);
 }

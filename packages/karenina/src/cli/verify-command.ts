@@ -54,13 +54,13 @@ import {
   resolveQuestionFlags,
 } from "./verify-run-flags.js";
 
+export { integer } from "./option-parsers.js";
 export { summaryLine } from "./run-outcome.js";
 export {
   addConfigOptions,
   buildConfig,
   buildConfigWithNotes,
   collect,
-  integer,
   MAX_REPLICATES,
   modelFromSpec,
   type VerifyOptions,

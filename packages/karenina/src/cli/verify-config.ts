@@ -19,6 +19,7 @@ import { type AgenticOptions, addAgenticConfigOptions, applyAgenticOptions } fro
 import { BUNDLED_EXAMPLE_CONFIG } from "./bundled-example.js";
 import { CliUsageError } from "./cli-io.js";
 import { configErrorInFlagTerms } from "./config-flags.js";
+import { integer } from "./option-parsers.js";
 import {
   addOriginalConfigOptions,
   addTriStateOptions,
@@ -273,18 +274,6 @@ export async function buildConfigWithNotes(
  */
 export async function buildConfig(options: VerifyOptions, env: NodeJS.ProcessEnv, recorded: boolean) {
   return (await buildConfigWithNotes(options, env, recorded)).config;
-}
-
-/** Commander's parser for an integer option of at least `min` (and at most `max`, when given). */
-export function integer(name: string, min: number, max?: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min)
-      throw new CliUsageError(`${name}: expected an integer >= ${min}, found ${JSON.stringify(value)}`);
-    if (max !== undefined && n > max)
-      throw new CliUsageError(`${name}: at most ${max.toLocaleString("en-US")}, found ${value}`);
-    return n;
-  };
 }
 
 /** Commander's accumulator for a repeatable option. */

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { DEFAULT_LEASE, DEFAULT_QUEUE, runFleetWorker, type WorkerEvent } from "../distributed/index.js";
 import type { CliIo } from "./cli-io.js";
-import { integer } from "./verify-config.js";
+import { integer } from "./option-parsers.js";
 
 interface WorkerOptions {
   db: string;

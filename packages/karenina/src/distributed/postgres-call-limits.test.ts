@@ -84,6 +84,27 @@ describe.skipIf(skipReason !== null)("PostgresCallLimits on a real PostgreSQL", 
   const WARM_MS = 25;
   const warmPermitsCooled = () => sleep(80);
 
+  /**
+   * `n` calls of `api` on one worker that end only once all `n` run, so each needs a permit of its own (none
+   * can be handed over from a call that ended).
+   */
+  async function callsAtOnce(worker: PostgresCallLimits, n: number, call: () => Promise<unknown>) {
+    let started = 0;
+    let allStarted = () => {};
+    const all = new Promise<void>((resolve) => {
+      allStarted = resolve;
+    });
+    await Promise.all(
+      Array.from({ length: n }, () =>
+        worker.hold("api", async () => {
+          if (++started === n) allStarted();
+          await all;
+          return call();
+        }),
+      ),
+    );
+  }
+
   async function permitsOf(scope: string): Promise<number> {
     await warmPermitsCooled();
     const { rows } = await admin.query<{ n: string }>(
@@ -139,15 +160,17 @@ describe.skipIf(skipReason !== null)("PostgresCallLimits on a real PostgreSQL", 
     expect(await permitsOf(scope)).toBe(0);
   });
 
-  test("a worker keeps each of its idle permits for its next calls: 10 rounds of 4 calls take 4 permits", async () => {
+  test("a worker keeps each of its idle permits for its next calls: 10 rounds of 4 calls at once take 4 permits", async () => {
     const scope = newScope();
     const worker = fleetWorker({ scope, globalLimit: 10, endpointLimits: { api: 4 }, warmMs: 60_000 });
     const probe = new ConcurrencyProbe();
-    for (let round = 0; round < 10; round++)
-      await Promise.all([5, 10, 15, 20].map((ms) => worker.hold("api", () => probe.run(ms, round))));
-    expect(worker.stats.taken).toBe(4);
-    expect(probe.peak).toBe(4);
-    await worker.close(); // gives its idle permits back
+    try {
+      for (let n = 0; n < 10; n++) await callsAtOnce(worker, 4, () => probe.run(1, n));
+      expect(worker.stats.taken).toBe(4);
+      expect(probe.peak).toBe(4);
+    } finally {
+      await worker.close(); // gives its idle permits back
+    }
     expect(await permitsOf(scope)).toBe(0);
   });
 
@@ -156,14 +179,16 @@ describe.skipIf(skipReason !== null)("PostgresCallLimits on a real PostgreSQL", 
     const options = { scope, globalLimit: 10, endpointLimits: { api: 2 }, warmMs: 60_000 };
     const keeper = fleetWorker(options);
     const other = fleetWorker(options);
-    await Promise.all([0, 1].map((i) => keeper.hold("api", () => sleep(10).then(() => i))));
-    expect(await permitsOf(scope)).toBe(2); // both kept idle for the keeper's next calls (60 s)
-    const held = await other.hold("api", async () => permitsOf(scope));
-    // The other worker ran while the keeper's idle permits were back in the pool: only its own was held.
-    expect(held).toBe(1);
-    expect(other.stats.refused).toBeGreaterThanOrEqual(1);
-    expect(keeper.stats.taken).toBe(2);
-    await Promise.all([keeper.close(), other.close()]);
+    try {
+      await callsAtOnce(keeper, 2, async () => {});
+      expect(await permitsOf(scope)).toBe(2); // both kept idle for the keeper's next calls (60 s)
+      const held = await other.hold("api", async () => permitsOf(scope));
+      // The other worker ran while the keeper's idle permits were back in the pool: only its own was held.
+      expect(held).toBe(1);
+      expect(other.stats.refused).toBeGreaterThanOrEqual(1);
+    } finally {
+      await Promise.all([keeper.close(), other.close()]);
+    }
     expect(await permitsOf(scope)).toBe(0);
   });
 

@@ -29,6 +29,7 @@ export {
   type TaskPlan,
   taskPlan,
 } from "./planning.js";
+export * from "./post-hoc-rubric/index.js";
 export {
   costOf,
   DEFAULT_PRICES,
