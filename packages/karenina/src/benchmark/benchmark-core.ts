@@ -13,6 +13,7 @@ import {
   readLegacyGlobalTraits,
   readQuestion,
   removeProperty,
+  type SerializeCheckpointOptions,
   serializeCheckpoint,
   stripDeepJudgment,
   upsertProperty,
@@ -31,12 +32,18 @@ import {
 } from "../model/index.js";
 import { setOwn } from "../plain-data/index.js";
 import type { PythonSandbox } from "../sandbox/index.js";
+import { decodeScenario, encodeScenario } from "../scenario/index.js";
 import { createTemplateSandbox, type TemplateIsolation } from "../templates/index.js";
 import { QuestionNotFoundError } from "./errors.js";
 import type { QueryRow } from "./queries.js";
 import type { BenchmarkOptions, SaveOptions } from "./types.js";
 
 const FORMAT_VERSION = "3.0.0-jsonld";
+
+/** Scenarios (root `hasPart`) are written as the original writes them: key order, nulls, Python floats. */
+const SCENARIOS_AS_WRITTEN: SerializeCheckpointOptions = {
+  scenario: (entry, float) => encodeScenario(decodeScenario(entry), { float }),
+};
 
 /** The name of a benchmark held in memory only, in error messages. */
 export const IN_MEMORY = "<benchmark>";
@@ -84,6 +91,7 @@ export abstract class BenchmarkCore {
       this.doc = options.doc;
       this.root = options.workspaceRoot;
       this.#indexQuestions(options.file);
+      this.#checkScenarios(options.file);
       this.globalRubricCache = this.readGlobalRubric(options.file);
       return;
     }
@@ -112,12 +120,19 @@ export abstract class BenchmarkCore {
    */
   async save(path: string, options: SaveOptions = {}): Promise<string> {
     this.doc.dateModified = pythonIsoTimestamp();
-    return writeCheckpointFile(path, this.#savedDocument(options));
+    return writeCheckpointFile(path, this.#savedDocument(options), SCENARIOS_AS_WRITTEN);
   }
 
   /** The checkpoint text `save` would write. */
   serialize(options: SaveOptions = {}): string {
-    return serializeCheckpoint(this.#savedDocument(options));
+    return serializeCheckpoint(this.#savedDocument(options), IN_MEMORY, SCENARIOS_AS_WRITTEN);
+  }
+
+  /** Reads every scenario of a loaded checkpoint (root `hasPart`), so a bad one fails the load, naming it. */
+  #checkScenarios(file: string): void {
+    (this.doc.hasPart ?? []).forEach((entry, index) => {
+      decodeScenario(entry, { file, path: `$.hasPart[${index}]` });
+    });
   }
 
   /** A deep copy of the checkpoint document as it would be saved. */

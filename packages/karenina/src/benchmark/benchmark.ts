@@ -15,7 +15,7 @@ import type {
   VerificationRun,
 } from "../pipeline/index.js";
 import { type Entry, IN_MEMORY, type LoadedState } from "./benchmark-core.js";
-import { BenchmarkReports } from "./benchmark-reports.js";
+import { BenchmarkScenarios } from "./benchmark-scenarios.js";
 import { pipelineQuestions } from "./pipeline-questions.js";
 import { templateName } from "./question-items.js";
 import type { BenchmarkOptions, LoadOptions } from "./types.js";
@@ -45,7 +45,7 @@ export type BenchmarkRunOptions = RunVerificationOptions & {
  * bench.size; // 1
  * bench.hasTemplate(id); // false: the question holds the default placeholder
  */
-export class Benchmark extends BenchmarkReports implements Iterable<QuestionRecord> {
+export class Benchmark extends BenchmarkScenarios implements Iterable<QuestionRecord> {
   constructor(options: BenchmarkOptions);
   constructor(options: BenchmarkOptions | LoadedState) {
     super(options);

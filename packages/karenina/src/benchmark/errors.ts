@@ -9,6 +9,15 @@ export class QuestionNotFoundError extends KareninaError {
   }
 }
 
+/** A scenario name the benchmark does not hold. */
+export class ScenarioNotFoundError extends KareninaError {
+  override readonly name = "ScenarioNotFoundError";
+
+  constructor(readonly scenarioName: string) {
+    super(`Scenario '${scenarioName}' not found`);
+  }
+}
+
 /** An explicit question id is already used in the benchmark. */
 export class DuplicateQuestionError extends KareninaError {
   override readonly name = "DuplicateQuestionError";

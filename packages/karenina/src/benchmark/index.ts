@@ -12,6 +12,7 @@ export {
   GeneratedTemplatesFileError,
   MissingTemplateError,
   QuestionNotFoundError,
+  ScenarioNotFoundError,
 } from "./errors.js";
 export type { BenchmarkDict, BenchmarkExportFormat, QuestionDict } from "./exports.js";
 export {

@@ -64,7 +64,7 @@ export {
   type RetryPolicy,
   RetryPolicySchema,
   TimeoutEscalationConfigSchema,
-} from "./retry-policy.js";
+} from "./retry/index.js";
 export * from "./scheduler/index.js";
 export { zodStructuredSchema } from "./structured-schema.js";
 export * from "./trace/index.js";

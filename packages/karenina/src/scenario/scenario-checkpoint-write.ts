@@ -1,5 +1,5 @@
 import { firstCodePoints, type Question } from "../model/index.js";
-import { MODEL_CONFIG_KEYS, type ModelConfig } from "../pipeline/config/index.js";
+import { MODEL_CONFIG_KEYS, type ModelConfig } from "../pipeline/config/model/index.js";
 import { setOwn } from "../plain-data/index.js";
 import { type Primitive, primitiveFloatParameters } from "../templates/index.js";
 import {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Question } from "../model/index.js";
-import { MODEL_CONFIG_KEYS, type ModelConfig, ModelConfigSchema } from "../pipeline/config/index.js";
+import { MODEL_CONFIG_KEYS, type ModelConfig, ModelConfigSchema } from "../pipeline/config/model/index.js";
 import { type Normalizer, type Primitive, primitiveFromJson, SynonymMapSchema } from "../templates/index.js";
 
 // ---------------------------------------------------------------------------------------------------------

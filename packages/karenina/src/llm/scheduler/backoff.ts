@@ -1,4 +1,4 @@
-import type { CategoryRetryConfig } from "../retry-policy.js";
+import type { CategoryRetryConfig } from "../retry/index.js";
 
 /** Waits `ms` milliseconds; resolves early (never rejects) when `signal` aborts. Injectable for tests. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { LlmAbortedError, RateLimitError } from "../errors.js";
-import { RetryPolicySchema } from "../retry-policy.js";
+import { RetryPolicySchema } from "../retry/index.js";
 import type { Sleep } from "./backoff.js";
 import { CallScheduler, SchedulerConfigError } from "./call-scheduler.js";
 

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { LlmAbortedError, LlmCallError, LlmTimeoutError, RateLimitError } from "../errors.js";
-import { RetryPolicySchema } from "../retry-policy.js";
+import { RetryPolicySchema } from "../retry/index.js";
 import { backoffCapMs, backoffDelayMs, type Sleep } from "./backoff.js";
 import { type RetryEvent, withRetries } from "./with-retries.js";
 

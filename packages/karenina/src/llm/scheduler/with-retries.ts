@@ -1,5 +1,5 @@
 import { LlmAbortedError, LlmCallError, RateLimitError } from "../errors.js";
-import type { CategoryRetryConfig, RetryPolicy } from "../retry-policy.js";
+import type { CategoryRetryConfig, RetryPolicy } from "../retry/index.js";
 import { backoffDelayMs, type RandomSource, realSleep, type Sleep } from "./backoff.js";
 
 /** A retryable error category: every {@link ErrorCategory} except `permanent`. */

@@ -25,8 +25,8 @@ import {
   recordingLlmPort,
   recordingParserPort,
 } from "../../llm/index.js";
-import { callAdapterTarget, INTERFACES, isKnownInterface } from "./interfaces.js";
-import type { ModelConfig } from "./model-config.js";
+import type { ModelConfig } from "./model/index.js";
+import { callAdapterTarget, INTERFACES, isKnownInterface } from "./model/index.js";
 
 const BASE_URL_MODES = new Set<string>(["auto_v1", "raw"]);
 

@@ -19,9 +19,14 @@ import {
   recordingAgentPort,
 } from "../../llm/index.js";
 import { languageModelFor, requestKwargs } from "./adapter-routing.js";
-import { AgentMiddlewareConfigSchema, summarizationTrigger } from "./agent-middleware.js";
-import { type AgentTier, INTERFACES, isKnownInterface } from "./interfaces.js";
-import type { ModelConfig } from "./model-config.js";
+import type { ModelConfig } from "./model/index.js";
+import {
+  AgentMiddlewareConfigSchema,
+  type AgentTier,
+  INTERFACES,
+  isKnownInterface,
+  summarizationTrigger,
+} from "./model/index.js";
 
 /**
  * The agent tier of a model's interface (seed 002 §1): `deep_agent` for runtimes that are agents themselves

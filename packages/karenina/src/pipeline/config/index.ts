@@ -10,12 +10,6 @@ export {
   requestKwargs,
 } from "./adapter-routing.js";
 export {
-  type AgentMiddlewareConfig,
-  AgentMiddlewareConfigSchema,
-  DEFAULT_CONTEXT_TOKENS,
-  summarizationTrigger,
-} from "./agent-middleware.js";
-export {
   type AgentRole,
   type AgentRoutingOptions,
   agentMiddlewareFor,
@@ -28,21 +22,27 @@ export { verificationConfigWarnings } from "./config-warnings.js";
 export { ConfigError, PresetError, PresetNotFoundError } from "./errors.js";
 export {
   type AdapterTarget,
+  type AgentMiddlewareConfig,
+  AgentMiddlewareConfigSchema,
+  AgentRuntimeConfigSchema,
   type AgentTier,
   adapterTarget,
   callAdapterTarget,
+  DEFAULT_CONTEXT_TOKENS,
   INTERFACES,
   type InterfaceSpec,
   isKnownInterface,
-  PROVIDERS,
-} from "./interfaces.js";
-export {
-  AgentRuntimeConfigSchema,
   MODEL_CONFIG_KEYS,
   type ModelConfig,
   type ModelConfigInput,
   ModelConfigSchema,
-} from "./model-config.js";
+  PROVIDERS,
+  SECRET_MASK,
+  Secret,
+  SecretSchema,
+  summarizationTrigger,
+  withEndpointKey,
+} from "./model/index.js";
 export {
   canonicalKey,
   displayString,
@@ -63,7 +63,6 @@ export {
   resolvePresetsDir,
   savePreset,
 } from "./presets.js";
-export { SECRET_MASK, Secret, SecretSchema, withEndpointKey } from "./secret.js";
 export {
   applyEnvDefaults,
   CONFIG_ENV_VARIABLES,

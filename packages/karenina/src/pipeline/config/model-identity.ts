@@ -1,5 +1,5 @@
 import type { ModelIdentity } from "../../results/index.js";
-import type { ModelConfig } from "./model-config.js";
+import type { ModelConfig } from "./model/index.js";
 
 export { canonicalKey, displayString, type ModelIdentity, ModelIdentitySchema } from "../../results/index.js";
 

@@ -1,5 +1,5 @@
 import { KareninaError } from "../../errors/index.js";
-import { INTERFACES, isKnownInterface } from "./interfaces.js";
+import { INTERFACES, isKnownInterface } from "./model/index.js";
 
 /** A model given on the command line as `interface:model[@base_url]`. */
 export interface ModelSpec {

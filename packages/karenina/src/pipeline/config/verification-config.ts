@@ -3,9 +3,14 @@ import { schemaProblems } from "../../errors/index.js";
 import { ErrorPatternConfigSchema, RetryPolicySchema } from "../../llm/index.js";
 import { DeepJudgmentRubricCustomConfigSchema } from "../../rubrics/index.js";
 import { ConfigError } from "./errors.js";
-import { INTERFACES, type InterfaceSpec } from "./interfaces.js";
-import { MODEL_CONFIG_KEYS, type ModelConfig, ModelConfigSchema } from "./model-config.js";
-import { SECRET_MASK } from "./secret.js";
+import {
+  INTERFACES,
+  type InterfaceSpec,
+  MODEL_CONFIG_KEYS,
+  type ModelConfig,
+  ModelConfigSchema,
+  SECRET_MASK,
+} from "./model/index.js";
 
 /** The system prompt every answering model without one gets (spec 04 §2 step 2). */
 export const DEFAULT_ANSWERING_SYSTEM_PROMPT =

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ManualTraces, RetryPolicySchema } from "../../llm/index.js";
+import { ManualTraces } from "../../../llm/manual/index.js";
+import { RetryPolicySchema } from "../../../llm/retry/index.js";
 import { AgentMiddlewareConfigSchema } from "./agent-middleware.js";
 import { INTERFACES, isKnownInterface } from "./interfaces.js";
 import { SecretSchema } from "./secret.js";
