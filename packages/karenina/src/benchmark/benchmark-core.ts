@@ -32,7 +32,12 @@ import {
 } from "../model/index.js";
 import { setOwn } from "../plain-data/index.js";
 import type { PythonSandbox } from "../sandbox/index.js";
-import { decodeScenario, encodeScenario } from "../scenario/index.js";
+import {
+  decodeScenario,
+  encodeScenario,
+  type ScenarioDefinition,
+  type ScenarioLocation,
+} from "../scenario/index.js";
 import { createTemplateSandbox, type TemplateIsolation } from "../templates/index.js";
 import { QuestionNotFoundError } from "./errors.js";
 import type { QueryRow } from "./queries.js";
@@ -41,8 +46,30 @@ import type { BenchmarkOptions, SaveOptions } from "./types.js";
 const FORMAT_VERSION = "3.0.0-jsonld";
 
 /** Scenarios (root `hasPart`) are written as the original writes them: key order, nulls, Python floats. */
+/**
+ * Scenarios decoded from their checkpoint entries, by entry: an entry (never changed in place) is decoded once,
+ * at load or when added, whoever reads it next (the scenario methods, a save). A scenario added in memory keeps
+ * its TypeScript callables here, though the checkpoint cannot hold them.
+ */
+const decodedScenarios = new WeakMap<object, ScenarioDefinition>();
+
+/** The definition of a root `hasPart` entry; `location` names it in errors when it is decoded now. */
+export function decodedScenario(entry: object, location?: ScenarioLocation): ScenarioDefinition {
+  let definition = decodedScenarios.get(entry);
+  if (definition === undefined) {
+    definition = decodeScenario(entry, location);
+    decodedScenarios.set(entry, definition);
+  }
+  return definition;
+}
+
+/** Remembers the definition an entry was encoded from (see {@link decodedScenario}). */
+export function rememberScenario(entry: object, definition: ScenarioDefinition): void {
+  decodedScenarios.set(entry, definition);
+}
+
 const SCENARIOS_AS_WRITTEN: SerializeCheckpointOptions = {
-  scenario: (entry, float) => encodeScenario(decodeScenario(entry), { float }),
+  scenario: (entry, float) => encodeScenario(decodedScenario(entry as object), { float }),
 };
 
 /** The name of a benchmark held in memory only, in error messages. */
@@ -131,7 +158,7 @@ export abstract class BenchmarkCore {
   /** Reads every scenario of a loaded checkpoint (root `hasPart`), so a bad one fails the load, naming it. */
   #checkScenarios(file: string): void {
     (this.doc.hasPart ?? []).forEach((entry, index) => {
-      decodeScenario(entry, { file, path: `$.hasPart[${index}]` });
+      decodedScenario(entry, { file, path: `$.hasPart[${index}]` });
     });
   }
 

@@ -1,6 +1,6 @@
 import { property, removeProperty } from "../checkpoint/index.js";
-import { decodeScenario, encodeScenario, Scenario, type ScenarioDefinition } from "../scenario/index.js";
-import { IN_MEMORY } from "./benchmark-core.js";
+import { encodeScenario, Scenario, type ScenarioDefinition } from "../scenario/index.js";
+import { decodedScenario, IN_MEMORY, rememberScenario } from "./benchmark-core.js";
 import { BenchmarkReports } from "./benchmark-reports.js";
 import { BenchmarkUsageError, ScenarioNotFoundError } from "./errors.js";
 
@@ -45,7 +45,9 @@ export abstract class BenchmarkScenarios extends BenchmarkReports {
     const definition = scenario instanceof Scenario ? scenario.validate() : scenario;
     if (this.#definitions().has(definition.name))
       throw new BenchmarkUsageError(`Scenario '${definition.name}' already exists`);
-    this.doc.hasPart = [...(this.doc.hasPart ?? []), encodeScenario(definition) as never];
+    const entry = encodeScenario(definition);
+    rememberScenario(entry, definition);
+    this.doc.hasPart = [...(this.doc.hasPart ?? []), entry as never];
     const properties = this.doc.additionalProperty ?? [];
     if (!properties.some((p) => p.name === BENCHMARK_TYPE))
       this.doc.additionalProperty = [...properties, property(BENCHMARK_TYPE, "scenario")];
@@ -78,11 +80,11 @@ export abstract class BenchmarkScenarios extends BenchmarkReports {
     if (this.doc.additionalProperty) removeProperty(this.doc.additionalProperty, BENCHMARK_TYPE);
   }
 
-  /** The definitions by name, read from `hasPart` (a later entry of a name replaces an earlier one). */
+  /** The definitions by name, from `hasPart` (a later entry of a name replaces an earlier one). */
   #definitions(): Map<string, ScenarioDefinition> {
     const definitions = new Map<string, ScenarioDefinition>();
     (this.doc.hasPart ?? []).forEach((entry, index) => {
-      const definition = decodeScenario(entry, { file: IN_MEMORY, path: `$.hasPart[${index}]` });
+      const definition = decodedScenario(entry, { file: IN_MEMORY, path: `$.hasPart[${index}]` });
       definitions.set(definition.name, definition);
     });
     return definitions;

@@ -9,13 +9,20 @@ import {
 } from "../checkpoint/index.js";
 import { type QuestionRecord, rubricTraits } from "../model/index.js";
 import type {
+  ExtendedRun,
+  ExtendOptions,
+  ExtendSource,
   PipelineQuestion,
   RunVerificationOptions,
+  ScenarioRun,
+  ScenarioRunOptions,
   VerificationConfig,
   VerificationRun,
 } from "../pipeline/index.js";
+import type { VerificationResult } from "../results/index.js";
 import { type Entry, IN_MEMORY, type LoadedState } from "./benchmark-core.js";
 import { BenchmarkScenarios } from "./benchmark-scenarios.js";
+import { BenchmarkUsageError } from "./errors.js";
 import { pipelineQuestions } from "./pipeline-questions.js";
 import { templateName } from "./question-items.js";
 import type { BenchmarkOptions, LoadOptions } from "./types.js";
@@ -104,6 +111,11 @@ export class Benchmark extends BenchmarkScenarios implements Iterable<QuestionRe
     config: VerificationConfig,
     options: BenchmarkRunOptions = {},
   ): Promise<VerificationRun> {
+    if (this.isScenarioBenchmark) {
+      throw new BenchmarkUsageError(
+        `"${this.name}" holds scenarios, not questions: run them with runScenarios(config)`,
+      );
+    }
     const { questionIds, questions: selected, ...runOptions } = options;
     const questions = selected ?? (await pipelineQuestions(this, config, questionIds));
     // The pipeline (model clients, the AI SDK) loads at the first run, not with the benchmark: a command that
@@ -115,6 +127,66 @@ export class Benchmark extends BenchmarkScenarios implements Iterable<QuestionRe
       pythonSandbox: this.pythonSandbox,
       ...runOptions,
     });
+  }
+
+  /**
+   * Runs the benchmark's scenarios (spec 08 §5): each scenario × answering model × parsing model × replicate
+   * is one execution, whose turns run one after another through the pipeline; executions run side by side.
+   * Resolves to every turn row, one summary per execution and the errors (a failing execution never throws).
+   * `options.output` appends each finished execution to a JSONL run log, which `options.resume` continues.
+   * @throws {BenchmarkUsageError} when the benchmark holds questions, not scenarios.
+   */
+  async runScenarios(config: VerificationConfig, options: ScenarioRunOptions = {}): Promise<ScenarioRun> {
+    if (!this.isScenarioBenchmark) {
+      throw new BenchmarkUsageError(
+        `"${this.name}" holds questions, not scenarios: run them with runVerification(config)`,
+      );
+    }
+    const { runScenarioVerification } = await import("../pipeline/index.js");
+    return runScenarioVerification(this.getScenarios(), config, {
+      globalRubric: this.getGlobalRubric(),
+      workspaceRoot: this.root,
+      pythonSandbox: this.pythonSandbox,
+      ...options,
+    });
+  }
+
+  /**
+   * Extends a prior run of this benchmark with new judges, answering models or replicates, replaying its
+   * answers (spec 04 §17): see `extendTemplate` in the pipeline. Resolves to the prior rows, then the new ones.
+   */
+  async extendTemplate(
+    prior: readonly VerificationResult[],
+    config: VerificationConfig,
+    options: ExtendOptions = {},
+  ): Promise<ExtendedRun> {
+    const { extendTemplate } = await import("../pipeline/index.js");
+    return extendTemplate(this.#extendSource(), prior, config, this.#extendRunOptions(options));
+  }
+
+  /**
+   * Scores this benchmark's rubric traits on a prior run's answers and merges them onto copies of its rows
+   * (spec 04 §17): see `extendRubric` in the pipeline. Same rows, same `result_id`s, new trait scores.
+   */
+  async extendRubric(
+    prior: readonly VerificationResult[],
+    config: VerificationConfig,
+    options: ExtendOptions = {},
+  ): Promise<ExtendedRun> {
+    const { extendRubric } = await import("../pipeline/index.js");
+    return extendRubric(this.#extendSource(), prior, config, this.#extendRunOptions(options));
+  }
+
+  #extendSource(): ExtendSource {
+    return {
+      isScenarioBenchmark: this.isScenarioBenchmark,
+      globalRubric: this.getGlobalRubric(),
+      questions: (ids, config) => pipelineQuestions(this, config, ids),
+    };
+  }
+
+  #extendRunOptions(options: ExtendOptions): ExtendOptions {
+    return { workspaceRoot: this.root, pythonSandbox: this.pythonSandbox, ...options };
   }
 
   // ── collection protocol ─────────────────────────────────────────────────────────────────────────────

@@ -15,13 +15,15 @@ export function registerCheckpointCommands(program: Command, io: CliIo): void {
 
   checkpoint
     .command("inspect")
-    .description("Print a summary of a checkpoint: metadata, rubric traits and questions")
+    .description("Print a summary of a checkpoint: metadata, rubric traits and questions (or scenarios)")
     .argument("[file]", "checkpoint to inspect (default: the bundled example benchmark)")
     .option("--json", "print a machine-readable JSON summary instead")
     .addHelpText(
       "after",
       '\nJSON shape: {"name","version","description","creator","questionCount","globalRubric":[{"name","kind"}],\n' +
-        '  "questions":[{"id","question","rawAnswer","finished","hasTemplate","templateLanguage","keywords","rubric":[{"name","kind"}]}]}',
+        '  "questions":[{"id","question","rawAnswer","finished","hasTemplate","templateLanguage","keywords","rubric":[{"name","kind"}]}],\n' +
+        '  "scenarios":[{"name","description","entryNode","nodeCount","edgeCount","outcomeCriteria":[name],"warnings":[text]}]}\n' +
+        "  (scenarios: on a scenario benchmark only; `karenina scenario show FILE NAME` draws one)",
     )
     .action(async (file: string | undefined, options: { json?: boolean }) => {
       const path = file ?? BUNDLED_EXAMPLE;

@@ -34,6 +34,13 @@ export const COMMANDS: readonly CommandEntry[] = [
       (await import("./checkpoint-commands.js")).registerCheckpointCommands(program, io),
   },
   {
+    name: "scenario",
+    term: "scenario",
+    description: "Look at the scenarios of a scenario benchmark (multi-turn graphs of questions)",
+    register: async (program, { io }) =>
+      (await import("./scenario-command.js")).registerScenarioCommands(program, io),
+  },
+  {
     name: "template",
     term: "template",
     description: "Work with answer templates",
@@ -70,6 +77,22 @@ export const COMMANDS: readonly CommandEntry[] = [
       "Summarize a results file (run log, JSON or CSV export) or a stored run, or compare two runs",
     register: async (program, { io }) =>
       (await import("./results-command.js")).registerResultsCommand(program, io),
+  },
+  {
+    name: "repair",
+    term: "repair [options] <source>",
+    description:
+      "Re-run only the failed (selected) rows of a results file from their saved answers, and splice them in",
+    register: async (program, { io }) =>
+      (await import("./repair-command.js")).registerRepairCommand(program, io),
+  },
+  {
+    name: "analyze-errors",
+    term: "analyze-errors [options]",
+    description:
+      "Prepare a directory for an error analyst: one markdown case per result, sorted by failure category, with the benchmark, an index and the analyst prompt",
+    register: async (program, { io }) =>
+      (await import("./analyze-errors-command.js")).registerAnalyzeErrorsCommand(program, io),
   },
   {
     name: "show",

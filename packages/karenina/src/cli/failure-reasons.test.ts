@@ -36,7 +36,7 @@ describe("failureDigest", () => {
     const missingKey =
       "Failed to initialize answering model: AdapterUnavailableError: openai needs an API key: set OPENAI_API_KEY";
     expect(failureDigest(failure("x", missingKey))).toBe("openai needs an API key: set OPENAI_API_KEY");
-    expect(failureDigest(failure("template verification failed"))).toBe("template verification failed");
+    expect(failureDigest(failure("verify_template returned False"))).toBe("verify_template returned False");
     const long = failureDigest(failure("y".repeat(300)));
     expect(Array.from(long)).toHaveLength(120);
     expect(long.endsWith("…")).toBe(true);
@@ -60,6 +60,6 @@ test("failures are grouped by category, the most frequent first, each with its r
         { reason: "timed out after 30 s", count: 1 },
       ],
     },
-    { category: "content", count: 1, reasons: [{ reason: "template verification failed", count: 1 }] },
+    { category: "content", count: 1, reasons: [{ reason: "verify_template returned False", count: 1 }] },
   ]);
 });

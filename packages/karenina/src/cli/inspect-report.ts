@@ -1,6 +1,7 @@
 import type { Benchmark, ReadinessReport } from "../benchmark/index.js";
 import { type Rubric, rubricTraits, traitKindLabel } from "../model/index.js";
 import { type Palette, PLAIN, printable } from "./colour.js";
+import { type ScenarioSummary, scenarioBlocks, scenarioSummary } from "./scenario-text.js";
 
 /** A trait as `inspect --json` lists it. */
 export interface TraitSummary {
@@ -26,6 +27,8 @@ export interface InspectSummary {
     keywords: string[];
     rubric: TraitSummary[];
   }[];
+  /** Only on a scenario benchmark (its `questions` are then empty): each scenario, in the file's order. */
+  scenarios?: ScenarioSummary[];
 }
 
 function traitSummaries(rubric: Rubric | null): TraitSummary[] {
@@ -33,6 +36,7 @@ function traitSummaries(rubric: Rubric | null): TraitSummary[] {
 }
 
 export function inspectSummary(bench: Benchmark): InspectSummary {
+  const scenarios = bench.isScenarioBenchmark ? { scenarios: bench.getScenarios().map(scenarioSummary) } : {};
   return {
     name: bench.name,
     version: bench.version,
@@ -53,8 +57,12 @@ export function inspectSummary(bench: Benchmark): InspectSummary {
         rubric: traitSummaries(record.question_rubric),
       };
     }),
+    ...scenarios,
   };
 }
+
+const rubricLine = (summary: InspectSummary) =>
+  `global rubric: ${summary.globalRubric.length === 0 ? "none" : summary.globalRubric.map((t) => `${t.name} [${t.kind}]`).join(", ")}`;
 
 function clip(text: string, width: number): string {
   const chars = Array.from(text.replace(/\s+/g, " "));
@@ -69,6 +77,7 @@ function clip(text: string, width: number): string {
 export function inspectText(summary: InspectSummary, file: string, palette: Palette = PLAIN): string {
   const lines = [`${summary.name} (version ${summary.version}) by ${summary.creator}`, `file: ${file}`];
   if (summary.description) lines.push(`description: ${summary.description}`);
+  if (summary.scenarios !== undefined) return [...lines, ...scenarioLines(summary, file, palette)].join("\n");
   const finished = summary.questions.filter((q) => q.finished).length;
   const templated = summary.questions.filter((q) => q.hasTemplate).length;
   const withRubric = summary.questions.filter((q) => q.rubric.length > 0).length;
@@ -76,9 +85,7 @@ export function inspectText(summary: InspectSummary, file: string, palette: Pale
     "",
     `questions: ${summary.questionCount} (${finished} finished, ${templated} with a template, ${withRubric} with their own rubric)`,
   );
-  lines.push(
-    `global rubric: ${summary.globalRubric.length === 0 ? "none" : summary.globalRubric.map((t) => `${t.name} [${t.kind}]`).join(", ")}`,
-  );
+  lines.push(rubricLine(summary));
   if (summary.questions.length > 0) {
     const width = Math.max(3, String(summary.questions.length - 1).length);
     const indent = " ".repeat(width + 2 + 8 + 2 + 10 + 2 + 6 + 2);
@@ -102,6 +109,20 @@ export function inspectText(summary: InspectSummary, file: string, palette: Pale
     );
   }
   return lines.join("\n");
+}
+
+/** The body of `inspect` on a scenario benchmark: one block per scenario instead of the question table. */
+function scenarioLines(summary: InspectSummary, file: string, palette: Palette): string[] {
+  const scenarios = summary.scenarios ?? [];
+  return [
+    "",
+    `scenarios: ${scenarios.length}`,
+    rubricLine(summary),
+    "",
+    ...scenarioBlocks(scenarios, palette, "  "),
+    "",
+    `To see a scenario's nodes, edges and outcome checks: karenina scenario show ${file} NAME`,
+  ];
 }
 
 /** The readable readiness report of `karenina checkpoint validate`. */

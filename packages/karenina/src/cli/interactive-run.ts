@@ -3,6 +3,7 @@ import type { ProgressEvent, VerificationConfig, VerificationRun } from "../pipe
 import type { VerificationResult } from "../results/index.js";
 import type { CliIo } from "./cli-io.js";
 import type { DbRunSink } from "./db-runs.js";
+import { untilInterrupted } from "./interruptible.js";
 import { createProgressDisplay } from "./progress-display.js";
 import { type ResultsGrouping, type ResultsReportOptions, resultsReport } from "./results-report.js";
 import { type RunOutput, writeRunExport } from "./run-output.js";
@@ -37,31 +38,29 @@ export async function runInteractively(
   options: InteractiveRunOptions,
 ): Promise<VerificationRun> {
   const { output, sink } = options;
-  const controller = new AbortController();
-  const onSigint = () => controller.abort(new Error("interrupted"));
-  process.once("SIGINT", onSigint);
   const display = createProgressDisplay(io, options.progress);
   const startTime = Date.now() / 1000;
   let run: VerificationRun;
   try {
-    run = await benchmark.runVerification(config, {
-      ...options.run,
-      keepResults: true,
-      signal: controller.signal,
-      onProgress: (event: ProgressEvent) => {
-        if (event.type === "warning") io.err(`warning: ${event.message}\n`);
-        display.update(event);
-        if (event.type === "start") sink?.start(event.runName);
-        if (event.type === "result") {
-          sink?.add(event.result);
-          options.onResult?.(event.result);
-        }
-      },
-      ...(output === null ? {} : { output: output.runLog }),
-    });
+    run = await untilInterrupted((signal) =>
+      benchmark.runVerification(config, {
+        ...options.run,
+        keepResults: true,
+        signal,
+        onProgress: (event: ProgressEvent) => {
+          if (event.type === "warning") io.err(`warning: ${event.message}\n`);
+          display.update(event);
+          if (event.type === "start") sink?.start(event.runName);
+          if (event.type === "result") {
+            sink?.add(event.result);
+            options.onResult?.(event.result);
+          }
+        },
+        ...(output === null ? {} : { output: output.runLog }),
+      }),
+    );
   } finally {
     display.stop();
-    process.off("SIGINT", onSigint);
   }
   if (output !== null && !run.summary.aborted) {
     // The job's epoch times, as the original's export fills `job_summary` (total_duration is derived).

@@ -1,6 +1,8 @@
 import { access } from "node:fs/promises";
 import { extname } from "node:path";
 import { type Command, Option } from "commander";
+import { jsonPath } from "../checkpoint/index.js";
+import { schemaProblems } from "../errors/index.js";
 import { readRunLog } from "../pipeline/index.js";
 import {
   compareRuns,
@@ -12,6 +14,10 @@ import {
   type RunComparison,
   readResultsCsv,
   readResultsJson,
+  type ScenarioExecutionSummary,
+  ScenarioExecutionSummarySchema,
+  scenarioRecordsFromRows,
+  type VerificationResult,
   VerificationResultError,
 } from "../results/index.js";
 import type { Storage } from "../storage/index.js";
@@ -72,17 +78,44 @@ async function loadRunLog(file: string): Promise<LoadedResults> {
       `not a JSONL run log: ${skippedLines} lines are not JSON (one result per line expected)`,
     );
   }
-  const results = values.map((value, index) => {
-    try {
-      return parseVerificationResult(value, `JSON line ${index + 1}`);
-    } catch (error) {
-      if (!(error instanceof VerificationResultError)) throw error;
-      throw new ResultsFileError(file, `not a run log of verification results: ${error.message}`, {
-        cause: error,
-      });
-    }
+  const results: VerificationResult[] = [];
+  const summaries: ScenarioExecutionSummary[] = [];
+  values.forEach((value, index) => {
+    if (isExecutionLine(value)) summaries.push(executionSummary(value, file, index));
+    else results.push(resultOfLine(value, file, index));
   });
-  return { file, format: "jsonl", kind: "JSONL run log", results, notes: [], skippedLines };
+  const scenarios = summaries.length === 0 ? null : scenarioRecordsFromRows(results, summaries);
+  return { file, format: "jsonl", kind: "JSONL run log", results, notes: [], skippedLines, scenarios };
+}
+
+/** A run-log line `{"scenario_execution": ...}` (written after a scenario execution's turn rows). */
+const isExecutionLine = (value: unknown): value is { scenario_execution: unknown } =>
+  value !== null && typeof value === "object" && Object.hasOwn(value, "scenario_execution");
+
+function executionSummary(
+  line: { scenario_execution: unknown },
+  file: string,
+  index: number,
+): ScenarioExecutionSummary {
+  const parsed = ScenarioExecutionSummarySchema.safeParse(line.scenario_execution);
+  if (parsed.success) return parsed.data;
+  const [first] = schemaProblems(parsed.error, line.scenario_execution);
+  const where = jsonPath(["scenario_execution", ...(first?.path ?? [])]);
+  throw new ResultsFileError(
+    file,
+    `JSON line ${index + 1}: not a valid scenario execution line: ${where}: ${first?.message}`,
+  );
+}
+
+function resultOfLine(value: unknown, file: string, index: number): VerificationResult {
+  try {
+    return parseVerificationResult(value, `JSON line ${index + 1}`);
+  } catch (error) {
+    if (!(error instanceof VerificationResultError)) throw error;
+    throw new ResultsFileError(file, `not a run log of verification results: ${error.message}`, {
+      cause: error,
+    });
+  }
 }
 
 /**
@@ -109,7 +142,15 @@ export async function loadResults(file: string): Promise<LoadedResults> {
     const job = read.format === "v2.2" ? `, job ${read.metadata.job_id}` : "";
     const kind =
       read.format === "v2.2" ? `JSON export (format 2.2${job})` : `JSON results (legacy ${read.format})`;
-    return { file, format, kind, results: read.results, notes: [], skippedLines: 0 };
+    return {
+      file,
+      format,
+      kind,
+      results: read.results,
+      notes: [],
+      skippedLines: 0,
+      scenarios: read.scenarioResults,
+    };
   }
   const read = await readResultsCsv(file);
   return {
@@ -327,7 +368,10 @@ Failures are grouped by category with their most common reasons (4 × connection
 karenina show SOURCE QUESTION prints one result in full. Tables are coloured on a terminal (not when piped,
 nor with NO_COLOR set). Results are matched across runs by question, answering and parsing model, and replicate.
 Costs use the built-in list prices (or --prices); models without a price are left out of the cost.
---json prints the summarizeResults object (or the compareRuns object with --compare).
+Scenario runs: each turn is a result; a Scenarios section adds, per scenario, its executions, statuses and
+outcome pass rates, and per execution its path (ask → push → audit), turns and outcomes.
+--json prints the summarizeResults object (or the compareRuns object with --compare), with
+scenario_summary and scenario_results for scenario runs.
 Exit code: 0, or 2 when a file is missing or is not a results file, or a database or run cannot be read.`,
     )
     .action(async (source: string | undefined, options: ResultsOptions) => {

@@ -7,13 +7,16 @@ import {
   type PassRate,
   type PriceLookup,
   type ResultSummary,
+  type ScenarioResultRecord,
   summarizeResults,
+  summarizeScenarios,
   type TraitSummary,
   type VerificationResult,
 } from "../results/index.js";
 import { type Palette, paletteFor, printable } from "./colour.js";
 import { failuresByCategory } from "./failure-reasons.js";
 import type { SelectableQuestion } from "./question-selector.js";
+import { scenarioLines, scenarioRecordsOf } from "./results-scenarios.js";
 import { type Cell, type Column, table, toned } from "./text-table.js";
 
 /** A results file, read: its rows and what kind of file it was. */
@@ -27,6 +30,11 @@ export interface LoadedResults {
   notes: string[];
   /** Lines of a run log that were not JSON and were skipped (at most one: a line cut short by a crash). */
   skippedLines: number;
+  /**
+   * The file's scenario records (a JSON export's `scenario_results`, or those of a run log's execution
+   * lines); absent or null: rebuilt from the turn rows, if there are any.
+   */
+  scenarios?: ScenarioResultRecord[] | null;
 }
 
 /** The extra breakdown `--by` asks for; model pairs are always shown. */
@@ -394,6 +402,7 @@ function summaryText(loaded: LoadedResults, summary: ResultSummary, layout: Summ
     lines.push(...breakdown(rows, grouping, { showNotVerified, palette }));
   return [
     ...lines,
+    ...scenarioLines(scenarioRecordsOf(rows, loaded.scenarios), rows, palette),
     ...failureLines(rows, palette, layout.showCommand),
     ...rubricLines(summary, palette),
     ...replicateLines(summary, palette),
@@ -425,8 +434,9 @@ export interface ResultsReportOptions {
 
 /**
  * What `karenina results FILE` prints for results already read (`verify` and `demo` print it at the end of
- * their run too): the summary tables, or with `json` the `summarizeResults` object; costs at the built-in
- * list prices, or those of the `prices` file over them.
+ * their run too): the summary tables, or with `json` the `summarizeResults` object (plus, for scenario
+ * results, `scenario_summary` and `scenario_results`); costs at the built-in list prices, or those of the
+ * `prices` file over them.
  */
 export async function resultsReport(
   loaded: LoadedResults,
@@ -434,7 +444,14 @@ export async function resultsReport(
 ): Promise<string> {
   const prices = await pricesFor(options.prices);
   const summary = summarizeResults(loaded.results, { prices: prices.lookup });
-  if (options.json) return `${JSON.stringify(summary, null, 2)}\n`;
+  if (options.json) {
+    const records = scenarioRecordsOf(loaded.results, loaded.scenarios);
+    const scenarios =
+      records.length === 0
+        ? {}
+        : { scenario_summary: summarizeScenarios(records), scenario_results: records };
+    return `${JSON.stringify({ ...summary, ...scenarios }, null, 2)}\n`;
+  }
   const lines = summaryText(loaded, summary, {
     by: options.by ?? "model",
     pricesLabel: prices.label,

@@ -2,14 +2,13 @@
  * `karenina rubric apply RUN --rubric FILE`: scores the answers of a stored run (or a results file) against a
  * new rubric, without asking any question again (spec 08 §10.2).
  */
-import { randomBytes } from "node:crypto";
-import { type FileHandle, open, readFile, rename, rm } from "node:fs/promises";
-import { basename, dirname, extname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { extname } from "node:path";
 import type { Command } from "commander";
 import { Benchmark } from "../benchmark/index.js";
 import { isEmptyRubric, parseRubric, type Rubric, RubricError } from "../model/index.js";
 import type { PostHocJudgment, RowSelection } from "../pipeline/index.js";
-import type { VerificationResult } from "../results/index.js";
+import { type Emit, type VerificationResult, writeAtomicStream } from "../results/index.js";
 import { CliExit, type CliIo, CliUsageError, EXIT } from "./cli-io.js";
 import { paletteFor } from "./colour.js";
 import { findRun, withStorage } from "./db-runs.js";
@@ -97,38 +96,6 @@ async function loadRows(run: string | undefined, options: RubricApplyOptions): P
     );
   }
   return rows;
-}
-
-/** Judgments written as JSON lines to a temporary file beside `path`, renamed to `path` once all are written. */
-class JudgmentFile {
-  private constructor(
-    readonly path: string,
-    private readonly temporary: string,
-    private readonly handle: FileHandle,
-  ) {}
-
-  static async create(path: string): Promise<JudgmentFile> {
-    const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString("hex")}.partial`);
-    try {
-      return new JudgmentFile(path, temporary, await open(temporary, "wx"));
-    } catch (error) {
-      throw new CliUsageError(`--output ${path}: cannot write (${(error as NodeJS.ErrnoException).code})`);
-    }
-  }
-
-  async write(judgment: PostHocJudgment): Promise<void> {
-    await this.handle.write(`${JSON.stringify(judgment)}\n`);
-  }
-
-  async commit(): Promise<void> {
-    await this.handle.close();
-    await rename(this.temporary, this.path);
-  }
-
-  async discard(): Promise<void> {
-    await this.handle.close().catch(() => undefined);
-    await rm(this.temporary, { force: true });
-  }
 }
 
 interface TraitTally {
@@ -228,20 +195,18 @@ async function applyRubric(run: string | undefined, options: RubricApplyOptions,
     maxWorkers: options.maxWorkers,
     onWarning: warnings.warn,
   });
-  const file = options.output === undefined ? null : await JudgmentFile.create(options.output);
   const done: PostHocJudgment[] = [];
   const tick = progress(io, total);
-  try {
+  // With --output, the judgments go to a temporary file renamed once all are written (none on a failure).
+  const judgeAll = async (emit?: Emit) => {
     for await (const judgment of judgments) {
       done.push(judgment);
-      await file?.write(judgment);
+      await emit?.(`${JSON.stringify(judgment)}\n`);
       tick(done.length);
     }
-    await file?.commit();
-  } catch (error) {
-    await file?.discard();
-    throw error;
-  }
+  };
+  if (options.output === undefined) await judgeAll();
+  else await writeAtomicStream(options.output, judgeAll);
   warnings.finish();
   io.out(reportText(done, rows.length, io, options.output));
   if (done.some((judgment) => judgment.error !== null)) throw new CliExit(EXIT.checkFailed);

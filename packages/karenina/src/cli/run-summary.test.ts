@@ -112,7 +112,7 @@ describe("verify ends with the summary tables of karenina results", () => {
     for (const section of [
       "By model pair (answering | parsing)",
       "Failures by category, most common reasons first",
-      "  2 × content: template verification failed",
+      "  2 × content: verify_template returned False",
       `  One result in full: karenina show ${log} QUESTION`,
       "Rubric traits (6 results with a rubric evaluation)",
       "Tokens and cost (6 results with usage; built-in list prices)",
@@ -195,7 +195,7 @@ describe("verify ends with the summary tables of karenina results", () => {
     expect(err).toMatch(/14\/14 done · 8 passed, 6 failed/);
     expect(out).toMatch(/\n {2}passed +8\n {2}failed +6 {2}\(content 4, abstention 2\)\n/);
     expect(out).toContain(
-      "Failures by category, most common reasons first\n  4 × content: template verification failed\n",
+      "Failures by category, most common reasons first\n  4 × content: verify_template returned False\n",
     );
     expect(out).toMatch(/\n {2}1 × abstention: .+\n {2}1 × abstention: .+\n/);
     expect(out).toContain(`One result in full: karenina show ${file("demo.jsonl")} QUESTION`);
@@ -235,7 +235,7 @@ describe("colour: on a terminal, never when piped or with NO_COLOR", () => {
   test("FORCE_COLOR colours the tables; NO_COLOR wins over it", async () => {
     const forced = await resultsPiped({ FORCE_COLOR: "1" });
     expect(forced).toContain(`${RED}1${"\u001b[39m"}`);
-    expect(forced).toContain(`${RED}1 × content${"\u001b[39m"}: template verification failed`);
+    expect(forced).toContain(`${RED}1 × content${"\u001b[39m"}: verify_template returned False`);
     expect(await resultsPiped({ FORCE_COLOR: "1", NO_COLOR: "1" })).not.toContain("\u001b");
   });
 
@@ -252,7 +252,7 @@ describe("colour: on a terminal, never when piped or with NO_COLOR", () => {
         }).stdout;
       expect(onTerminal(base)).toContain(`${RED}1 × content`);
       const noColour = onTerminal({ ...base, NO_COLOR: "1" });
-      expect(noColour).toContain("1 × content: template verification failed");
+      expect(noColour).toContain("1 × content: verify_template returned False");
       expect(noColour).not.toContain(RED);
     },
   );

@@ -103,13 +103,13 @@ describe("karenina show RUN QUESTION", () => {
       "question #2 of 3: q2\n  Which drug targets BCL2? (2)\n  expected answer: venetoclax",
     );
     expect(out).toContain("result 1 of 1: openai_endpoint:answerer | openai_endpoint:judge");
-    expect(out).toContain("  verdict   FAILED  content: template verification failed");
+    expect(out).toContain("  verdict   FAILED  content: verify_template returned False");
     expect(out).toContain("  response\n    --- AI Message ---\n    Ibrutinib, taken\n    with food.\n");
     expect(out).toMatch(
       /\n {4}field +parsed \(judge\) +ground truth +match\n {4}drug +"ibrutinib" +"venetoclax" +no\n/,
     );
     expect(out).toMatch(/\n {4}names_venetoclax +regex +false\n/);
-    expect(out).toContain("  failure   content at verify_template: template verification failed");
+    expect(out).toContain("  failure   content at verify_template: verify_template returned False");
     expect(out).toMatch(/ {2}tokens {4}400 in \/ 30 out {2}\(.*answer.*100\/20 answerer.*300\/10 judge/);
   });
 

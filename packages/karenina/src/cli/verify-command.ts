@@ -37,6 +37,7 @@ import { makeRunDirectory, planRunDirectory, type RunDirectory, RunManifestWrite
 import { endRun, SystemFailures, summaryLine } from "./run-outcome.js";
 import { refuseToAppend, runOutput } from "./run-output.js";
 import { writeRunTraces } from "./run-traces.js";
+import { verifyScenarios } from "./scenario-verify.js";
 import { NothingToVerifyError, skippedSummary, skippedText } from "./skipped-questions.js";
 import {
   addConfigOptions,
@@ -46,6 +47,7 @@ import {
   usesRecordedExample,
   type VerifyOptions,
 } from "./verify-config.js";
+import { addExtendOptions, EXTEND_HELP, type ExtendFlags, verifyExtend } from "./verify-extend.js";
 import {
   addOriginalRunOptions,
   applyWizard,
@@ -151,7 +153,9 @@ export function registerVerifyCommand(
         .choices(TEMPLATE_ISOLATIONS)
         .default("checkpoint"),
     );
-  addDistributedOptions(addAgenticRunOptions(addRecordingOptions(addOriginalRunOptions(verify))))
+  addExtendOptions(
+    addDistributedOptions(addAgenticRunOptions(addRecordingOptions(addOriginalRunOptions(verify)))),
+  )
     .addHelpText(
       "after",
       `
@@ -200,8 +204,13 @@ ${EXIT_CODES_HELP}`,
     .addHelpText("after", AGENTIC_HELP)
     .addHelpText("after", RECORDING_HELP)
     .addHelpText("after", DISTRIBUTED_HELP)
-    .action((checkpoint: string | undefined, options: VerifyOptions & DistributedFlags, command: Command) =>
-      verifyAction(checkpoint, command.args.slice(1), options, { io, rawArgs, env, session }),
+    .addHelpText("after", EXTEND_HELP)
+    .action(
+      (
+        checkpoint: string | undefined,
+        options: VerifyOptions & DistributedFlags & ExtendFlags,
+        command: Command,
+      ) => verifyAction(checkpoint, command.args.slice(1), options, { io, rawArgs, env, session }),
     );
 }
 
@@ -238,7 +247,7 @@ function defaultCapture(options: VerifyOptions, runDirectory: RunDirectory | nul
 async function verifyAction(
   checkpoint: string | undefined,
   extra: readonly string[],
-  options: VerifyOptions & DistributedFlags,
+  options: VerifyOptions & DistributedFlags & ExtendFlags,
   context: VerifyContext,
 ): Promise<void> {
   const { io, env } = context;
@@ -280,10 +289,16 @@ async function verifyAction(
     benchmark = await Benchmark.load(target, { isolation: options.isolation });
     chooseQuestions(benchmark, options, target);
   }
+  if (benchmark.isScenarioBenchmark && options.extend === undefined)
+    return scenarioRun(benchmark, config, options, context, target);
   startPythonSandboxEarly(benchmark, config, io, context.session, {
     ...(options.question === undefined ? {} : { questionIds: options.question }),
     includeDrafts: options.includeDrafts === true,
   });
+  if (options.extend !== undefined) {
+    await verifyExtend(benchmark, config, options, io, context.session.startedAt);
+    return;
+  }
   const replay = await loadReplay(options);
   const recording = await recordingRun(options);
   if (options.dryRun) return dryRun(benchmark, config, options, { io, target, recorded, replay, recording });
@@ -293,6 +308,35 @@ async function verifyAction(
     replay,
     recording,
     runDirectory,
+  });
+}
+
+/** A scenario benchmark runs its scenarios (see `verifyScenarios`); the QA-only flags are refused. */
+async function scenarioRun(
+  benchmark: Benchmark,
+  config: VerificationConfig,
+  options: VerifyOptions & DistributedFlags,
+  context: VerifyContext,
+  target: string,
+): Promise<void> {
+  for (const [flag, given] of [
+    ["--dry-run", options.dryRun],
+    ["--distributed", options.distributed],
+    ["--db", options.db !== undefined],
+    ["--run-root", options.runRoot !== undefined],
+  ] as const) {
+    if (given)
+      throw new CliUsageError(`${target} holds scenarios: ${flag} is not available for scenario runs yet`);
+  }
+  const replay = await loadReplay(options);
+  const recording = await recordingRun(options);
+  if (recording?.mode !== "replay" && options.preflight !== false)
+    await assertModelsReachable(config, { env: context.env });
+  return verifyScenarios(benchmark, config, options, context.io, {
+    target,
+    replay,
+    recording,
+    resumeCommand: resumeCommand(context.rawArgs),
   });
 }
 

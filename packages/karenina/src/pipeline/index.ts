@@ -10,6 +10,7 @@ export {
   VerificationContext,
 } from "./context.js";
 export * from "./dry-run/index.js";
+export * from "./extend-run/index.js";
 export {
   type CallRecorder,
   type CallRequest,
@@ -53,6 +54,7 @@ export {
   runVerification,
   type VerificationRun,
 } from "./run-verification.js";
+export * from "./scenario-run/index.js";
 export {
   CachingPortProvider,
   type CallServicesOptions,

@@ -1,26 +1,20 @@
 import { compactManifest } from "../agentic/index.js";
-import { type CallScheduler, type ReplayStore, ResponseCache } from "../llm/index.js";
 import type { DynamicRubric, Rubric } from "../model/index.js";
 import { canonicalKey, isVerificationResult, rowOutcome, type VerificationResult } from "../results/index.js";
-import type { CallableRegistry } from "../rubrics/index.js";
-import type { PythonSandbox } from "../sandbox/index.js";
-import { createTemplateSandbox, type TemplateIsolation } from "../templates/index.js";
 import { runBatch, type TaskFailure } from "./batch.js";
 import {
   dumpVerificationConfig,
   type VerificationConfig,
   verificationConfigWarnings,
 } from "./config/index.js";
-import type { PortProvider } from "./model-calls.js";
 import { taskPlan } from "./planning.js";
-import type { PriceTable } from "./pricing.js";
 import { finishedKeys, RunLogWriter, readRunLog } from "./run-log/index.js";
 import { RUN_STATE_FORMAT, type RunState, runStatePath, writeRunState } from "./run-state.js";
 import type { RunStatsSnapshot } from "./run-stats.js";
 
 export type { RunStatsSnapshot } from "./run-stats.js";
 
-import { CachingPortProvider, createRunServices, type RunServicesOptions } from "./services.js";
+import { openRunServices, type RunServiceOptions } from "./run-services.js";
 import { type PipelineQuestion, taskKey, type VerificationTask } from "./task.js";
 
 /** What a run reports as it goes. */
@@ -65,55 +59,25 @@ export interface RunSummary extends RunStatsSnapshot {
 }
 
 /** Options of {@link runVerification}. */
-export interface RunVerificationOptions {
+export interface RunVerificationOptions extends RunServiceOptions {
   globalRubric?: Rubric | null;
   globalDynamicRubric?: DynamicRubric | null;
   runName?: string;
-  /** Cancels the run: tasks in flight are dropped (they rerun on resume), finished results are kept. */
-  signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
   /** A JSONL run log: each finished result is appended (and fsynced) as it completes. */
   output?: string;
   /** Skip the tasks whose results are already in `output`. */
   resume?: boolean;
-  /** A directory for the on-disk response cache; none by default. */
-  cacheDir?: string | null;
-  /** `refresh`: do not read the cache (call live) but store the fresh responses. Default `use`. */
-  cacheMode?: "use" | "refresh";
-  /** Concurrency caps per endpoint (base URL, or interface name for a provider's default endpoint). */
-  endpointLimits?: Readonly<Record<string, number>>;
+  /** Task keys (`resultTaskKey`) not to run, besides those a resume skips: e.g. the tuples of a prior run being extended. */
+  skipKeys?: ReadonlySet<string>;
   /** Keep results in memory and return them (default true). Turn off for very large runs. */
   keepResults?: boolean;
-  prices?: PriceTable;
-  replay?: ReplayStore | null;
-  /** TypeScript functions for callable traits, by trait name (spec 03 §4.2). */
-  callables?: CallableRegistry | null;
-  /** Record every LLM call to files, or answer them from such recordings offline (no key, no network). */
-  recording?: { dir: string; mode: "record" | "replay" };
-  ports?: PortProvider;
-  scheduler?: CallScheduler;
-  /**
-   * The benchmark's workspace root (seed 002 §8): agents work in directories resolved under it (a question's
-   * `workspace_path` relative to it). Needed by agentic parsing; `Benchmark.runVerification` passes its own.
-   */
-  workspaceRoot?: string | null;
-  /** Give answering tool-loop agents `run_command` in their workspace. Off by default: it is not a sandbox. */
-  agentCommands?: boolean;
-  /**
-   * The Python sandbox of the questions' trust domain (`Benchmark.runVerification` passes its benchmark's).
-   * Default: a sandbox of the run's own, with `isolation`, stopped when the run ends.
-   */
-  pythonSandbox?: PythonSandbox;
-  /** The isolation of the run's own sandbox when none is given (see `TemplateIsolation`); default `"checkpoint"`. */
-  isolation?: TemplateIsolation;
   /**
    * When the run's wall clock starts (epoch milliseconds), e.g. when the command that runs it started, so
    * `summary.seconds` and the run state's `started_at` include the preparation before the first task.
    * Default: when `runVerification` is called.
    */
   startedAt?: number;
-  /** Where the run reads `TAVILY_API_KEY` and `KARENINA_TAVILY_BASE_URL` (deep-judgment search); default `process.env`. */
-  env?: RunServicesOptions["env"];
 }
 
 /** A finished (or cancelled) run. */
@@ -190,29 +154,10 @@ export async function runVerification(
     globalRubric: options.globalRubric ?? null,
     globalDynamicRubric: options.globalDynamicRubric ?? null,
     ...(runName === undefined ? {} : { runName }),
-    skipKeys: new Set(prior.map(resultTaskKey)),
+    skipKeys: new Set([...prior.map(resultTaskKey), ...(options.skipKeys ?? [])]),
   });
   const effectiveRunName = plan.runName;
-  const cache = options.cacheDir ? await ResponseCache.open(options.cacheDir) : null;
-  // A sandbox made here is the run's own, started at its first Python call and stopped with the run.
-  const ownSandbox = options.pythonSandbox === undefined ? createTemplateSandbox(options.isolation) : null;
-  const services = createRunServices(config, {
-    pythonSandbox: options.pythonSandbox ?? ownSandbox ?? undefined,
-    cache,
-    ...(options.cacheMode === undefined ? {} : { cacheMode: options.cacheMode }),
-    ...(options.endpointLimits === undefined ? {} : { endpointLimits: options.endpointLimits }),
-    replay: options.replay ?? null,
-    callables: options.callables ?? null,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.prices === undefined ? {} : { prices: options.prices }),
-    ports:
-      options.ports ?? new CachingPortProvider(options.recording ? { recording: options.recording } : {}),
-    ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
-    ...(options.recording?.mode === "replay" ? { replaysCalls: true } : {}),
-    workspaceRoot: options.workspaceRoot ?? null,
-    agentCommands: options.agentCommands ?? false,
-    ...(options.env === undefined ? {} : { env: options.env }),
-  });
+  const { services, close: closeServices } = await openRunServices(config, options);
   const keep = options.keepResults ?? true;
   const results: VerificationResult[] = keep ? [...prior] : [];
   const total = plan.total + prior.length;
@@ -236,8 +181,7 @@ export async function runVerification(
       await writeRunState(statePath, state);
     } catch (error) {
       await writer?.close();
-      await services.ports.close();
-      await ownSandbox?.close();
+      await closeServices();
       throw error;
     }
   }
@@ -266,8 +210,7 @@ export async function runVerification(
     });
   } finally {
     await writer?.close();
-    await services.ports.close();
-    await ownSandbox?.close();
+    await closeServices();
   }
   const summary: RunSummary = {
     ...snapshot(),

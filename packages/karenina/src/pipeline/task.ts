@@ -1,3 +1,4 @@
+import type { Message } from "../llm/index.js";
 import type { DynamicRubric, Rubric, TraitProvenance } from "../model/index.js";
 import type { TemplateCode } from "../templates/index.js";
 import type { SharedAnswer } from "./answer-share.js";
@@ -52,6 +53,30 @@ export interface VerificationTask {
   cachedAnswer?: SharedAnswer;
   /** TaskEval: the question is synthetic, so rubric prompts leave the question block out. */
   taskEvalMode?: boolean;
+  /** Set when the task is one turn of a scenario execution (spec 08 §4.4). */
+  scenario?: ScenarioTurnFields;
+}
+
+/**
+ * What a scenario turn adds to its task (spec 08 §4.4): where it is in the execution, the conversation it
+ * continues and what earlier nodes left (for conditional ground truth). The task's `question.text` is the
+ * text actually sent (a handover may have changed it); `question.id` is the URN of the node's own text.
+ */
+export interface ScenarioTurnFields {
+  scenarioId: string;
+  node: string;
+  /** 0-based turn index. */
+  turn: number;
+  /** Node ids visited so far, this one included. */
+  path: string[];
+  /** Earlier visits of this node. */
+  visitIndex: number;
+  /** The conversation this turn continues, sent between the system message and the question. */
+  history: Message[];
+  /** `node_results` before this turn (spec 08 §2.12), for conditional ground truth. */
+  nodeResults: Record<string, unknown>;
+  /** `metadata.run_name` of the turn rows: null when the run was given none (quirk Q30). */
+  runName: string | null;
 }
 
 /** The resume key of a task: `qid\tansKey\tparseKey` plus `\trep<N>` when replicated. */

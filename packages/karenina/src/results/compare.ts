@@ -241,7 +241,7 @@ const changeOf = (before: ComparedRow, after: ComparedRow): RowChange => ({
  * @example
  * const row = (question_id, verify_result) => parseVerificationResult({
  *   metadata: { question_id, template_id: "t", question_text: "Which drug?",
- *     failure: verify_result ? null : { category: "content", stage: "verify_template", reason: "template verification failed" },
+ *     failure: verify_result ? null : { category: "content", stage: "verify_template", reason: "verify_template returned False" },
  *     answering: { interface: "openai", model_name: "gpt-4.1" }, parsing: { interface: "openai", model_name: "gpt-4.1" },
  *     execution_time: 1, timestamp: "2026-04-21 12:00:00", result_id: "0000000000000001" },
  *   template: { template_verification_performed: true, verify_result },

@@ -106,7 +106,7 @@ export function classifyFailure(input: FailureInput): Failure | null {
     return failure(autoFail, failedStage, `auto-fail at stage ${failedStage}`);
   }
   if (input.templateVerificationPerformed === true && input.verifyResult === false) {
-    return failure("content", "verify_template", "template verification failed");
+    return failure("content", "verify_template", "verify_template returned False");
   }
   const error = input.error ?? null;
   const errorStage = input.errorStage ?? "unknown";

@@ -49,6 +49,7 @@ export { localTimestamp, type ResultIdInput, resultId } from "./result-id.js";
 export { type ModelGrouping, type ResultFilter, VerificationResultSet } from "./result-set.js";
 export { type RetryBudgets, RetryTracker } from "./retry-tracker.js";
 export { rowKey } from "./row-key.js";
+export * from "./scenario/index.js";
 export {
   type ComboPassAtK,
   type ComboTokens,

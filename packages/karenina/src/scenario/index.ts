@@ -35,6 +35,16 @@ export {
   encodePrimitive,
   encodeScenario,
 } from "./scenario-checkpoint-write.js";
+export {
+  CALLABLE,
+  describeCheck,
+  describeEdge,
+  describeEdgeCondition,
+  describeOutcome,
+  describeOutcomeNode,
+  describeScope,
+  pythonSource,
+} from "./scenario-describe.js";
 export { checkScenarioGraph, type ScenarioGraph, scenarioWarnings } from "./scenario-graph.js";
 export * from "./scenario-schema.js";
 export { pythonTypeName, SHORTHAND_OPERATORS, stateCheckFromShorthand, sugarPrimitive } from "./shorthand.js";

@@ -155,6 +155,16 @@ export async function saveBenchmark(
   return { id, name: bench.name, questionCount: rows.members.length };
 }
 
+/**
+ * Stores the questions of `bench` (upserted by id) without the benchmark itself or any membership: the rows of a
+ * scenario run belong to its nodes' questions, which no stored benchmark lists. Returns how many.
+ */
+export async function saveQuestions(ctx: StorageContext, bench: Benchmark): Promise<number> {
+  const { members } = benchmarkRows(bench, ctx.dialect, null, nowIso());
+  await inTransaction(ctx, (tx) => upsertQuestions(tx, members));
+  return members.length;
+}
+
 /** A hint naming a few of the benchmarks stored, for not-found errors. */
 async function knownBenchmarks(ctx: StorageContext): Promise<string> {
   const rows = await ctx.db.selectFrom("benchmarks").select("name").orderBy("name").limit(6).execute();

@@ -23,6 +23,7 @@ import {
   type SavedBenchmark,
   type StoredBenchmark,
   saveBenchmark,
+  saveQuestions,
 } from "./benchmarks.js";
 import { connect } from "./connect.js";
 import { inTransaction, type StorageContext } from "./context.js";
@@ -153,6 +154,14 @@ export class Storage {
    */
   saveBenchmark(bench: Benchmark, options?: SaveBenchmarkOptions): Promise<SavedBenchmark> {
     return this.#run("saveBenchmark", (ctx) => saveBenchmark(ctx, bench, options));
+  }
+
+  /**
+   * Stores the questions of `bench` without the benchmark (no membership): what rows of questions no stored
+   * benchmark lists (a scenario run's turns) need. Returns how many.
+   */
+  saveQuestions(bench: Benchmark): Promise<number> {
+    return this.#run("saveQuestions", (ctx) => saveQuestions(ctx, bench));
   }
 
   /**

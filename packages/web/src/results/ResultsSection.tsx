@@ -3,6 +3,8 @@ import { accessToken } from "../api/index.js";
 // The detail view (src/result-detail/, another screen) loads one stored result when a row's button is pressed.
 import { ResultDetailDialog } from "../result-detail/index.js";
 import { resultsSourceSlice } from "../results-source/index.js";
+// The scenarios of a run (src/scenarios/): shown under the table when the run has any.
+import { ScenariosPanel } from "../scenarios/index.js";
 import { useSessionSlice } from "../session/index.js";
 import { type SummaryFilter, SummaryPanel } from "../summary/index.js";
 import { ResultsFilters } from "./ResultsFilters.js";
@@ -132,6 +134,7 @@ export function ResultsSection() {
         </p>
       )}
       <ResultsTable pages={pages} view={view} onSort={onSort} onOpenDetail={setDetail} />
+      <ScenariosPanel source={source} />
       {summaryShown ? (
         <SummaryPanel source={source} onFilter={onSummaryFilter} onOpenDetail={setDetail} />
       ) : null}

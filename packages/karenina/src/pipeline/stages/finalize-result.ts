@@ -25,10 +25,24 @@ function parsedSections(ctx: VerificationContext) {
   const fieldResults =
     evaluation && Object.keys(evaluation.fieldResults).length > 0 ? evaluation.fieldResults : null;
   return {
-    parsed_gt_response: ctx.artifacts.template?.groundTruth ?? null,
+    parsed_gt_response: groundTruthOf(ctx),
     parsed_llm_response: llm,
     field_results: fieldResults,
   };
+}
+
+/**
+ * The template's ground truth; in a scenario turn with the conditional values resolved for this turn next to
+ * the ordinary ones (spec 08 §2.12), as the evaluation checked them.
+ */
+function groundTruthOf(ctx: VerificationContext): Record<string, unknown> | null {
+  const groundTruth = ctx.artifacts.template?.groundTruth ?? null;
+  const evaluation = ctx.artifacts.templateEvaluation as
+    | { groundTruths?: Record<string, unknown> }
+    | undefined;
+  if (ctx.task.scenario === undefined || groundTruth === null || evaluation?.groundTruths === undefined)
+    return groundTruth;
+  return { ...evaluation.groundTruths, ...groundTruth };
 }
 
 function templateSection(ctx: VerificationContext) {
@@ -69,9 +83,9 @@ function resultIdOfTask(task: VerificationTask, timestamp: string): string {
     parsing: canonicalKey(modelIdentity(task.parsing, "parsing")),
     question_id: task.question.id,
     replicate: task.replicate,
-    scenario_id: null,
-    scenario_node: null,
-    scenario_turn: null,
+    scenario_id: task.scenario?.scenarioId ?? null,
+    scenario_node: task.scenario?.node ?? null,
+    scenario_turn: task.scenario?.turn ?? null,
     timestamp,
   });
 }
@@ -138,15 +152,15 @@ export function finalizeResult(ctx: VerificationContext, timestamp: string): Ver
       execution_time: ctx.elapsedSeconds(),
       timestamp,
       result_id: taskResultId(ctx, timestamp),
-      run_name: task.runName,
+      run_name: task.scenario ? task.scenario.runName : task.runName,
       replicate: task.replicate,
       few_shot_enabled: task.fewShotEnabled,
       few_shot_example_count: task.fewShotExamples.length,
-      evaluation_mode: config.evaluation_mode,
-      scenario_id: null,
-      scenario_node: null,
-      scenario_turn: null,
-      scenario_path: null,
+      evaluation_mode: task.scenario ? null : config.evaluation_mode,
+      scenario_id: task.scenario?.scenarioId ?? null,
+      scenario_node: task.scenario?.node ?? null,
+      scenario_turn: task.scenario?.turn ?? null,
+      scenario_path: task.scenario ? [...task.scenario.path] : null,
     },
     template,
     rubric,

@@ -113,6 +113,7 @@ async function generateLive(ctx: VerificationContext, receivers: number): Promis
       generationInstructions: promptForTask(config.prompt_config, "generation"),
       question: task.question.text,
       fewShotExamples: task.fewShotExamples,
+      history: task.scenario?.history ?? [],
       workspaceParagraph:
         workspace === null ? null : workspaceParagraph(workspace.path, agentCapabilities(ctx)),
     });

@@ -28,10 +28,15 @@ export function replayedAnswer(ctx: VerificationContext): SharedAnswer | null | 
   const identity = modelIdentity(ctx.task.answering, "answering");
   let entry: ReturnType<typeof store.lookup>;
   try {
+    const scenario = ctx.task.scenario;
     entry = store.lookup({
       question_id: ctx.task.question.id,
       answering_model_id: displayString(identity),
       replicate: ctx.task.replicate,
+      // A scenario turn looks up its node and visit (spec 08 §5.6); the question id does not match there.
+      ...(scenario
+        ? { scenario_id: scenario.scenarioId, scenario_node: scenario.node, visit_index: scenario.visitIndex }
+        : {}),
     });
   } catch (error) {
     if (!(error instanceof ReplayMissError)) throw error;

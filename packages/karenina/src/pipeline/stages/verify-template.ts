@@ -39,6 +39,7 @@ export const verifyTemplateStage: Stage = {
     const evaluation = await template.evaluate(artifacts.parsedAnswer, {
       rawResponse: artifacts.rawLlmResponse ?? "",
       questionId: ctx.task.question.id,
+      ...(ctx.task.scenario ? { scenarioContext: { node_results: ctx.task.scenario.nodeResults } } : {}),
     });
     artifacts.templateEvaluation = evaluation;
     artifacts.fieldVerificationResult = evaluation.fieldVerify;

@@ -36,7 +36,7 @@ export function row(spec: RowSpec = {}): VerificationResult {
   const failure =
     spec.failure === undefined
       ? spec.verify === false
-        ? { category: "content", stage: "verify_template", reason: "template verification failed" }
+        ? { category: "content", stage: "verify_template", reason: "verify_template returned False" }
         : null
       : spec.failure === null
         ? null

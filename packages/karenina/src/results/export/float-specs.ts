@@ -31,5 +31,8 @@ export const HEADER_FLOATS: FloatSpec = {
   shared_data: { rubric_definition: { "*": { "*": { deep_judgment_fuzzy_match_threshold: true } } } },
 };
 
-/** A scenario result (`ScenarioExecutionResult`): its turns are result rows. */
-export const SCENARIO_FLOATS: FloatSpec = { turn_results: { "*": ROW_FLOATS } };
+/**
+ * A `scenario_results` record (spec 08 §6.3): no field is always a float. Outcome values are bool, int or
+ * float and parsed fields are free-form, so an integral number is written as an int there (as in rows).
+ */
+export const SCENARIO_FLOATS: FloatSpec = {};

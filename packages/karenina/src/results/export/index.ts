@@ -1,4 +1,5 @@
 export { type FloatSpec, type PythonJsonOptions, pythonJson } from "../../python-repr/index.js";
+export { type Emit, writeAtomicStream } from "./atomic-stream.js";
 export {
   type CsvExportOptions,
   EMPTY_CSV_COLUMNS,

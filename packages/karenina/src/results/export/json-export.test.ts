@@ -122,13 +122,17 @@ describe("JSON v2.2 export", () => {
   test("scenario results follow the rows when given; non-ASCII stays UTF-8; unknown metadata keys are kept", () => {
     const text = exportResultsJson([row("q-é")], {
       metadata: { ...metadata, note: "café" },
-      scenarioResults: [{ scenario_id: "s1", status: "completed" }],
+      scenarioResults: [
+        { replicate: null, terminal_failure: null, turn_count: 0, status: "completed", scenario_id: "s1" },
+      ],
     });
     expect(text).toContain('"job_id": "job-1", "verification_config"');
     expect(text).toContain('"is_complete": true}, "note": "café"}');
     expect(text).toContain('"question_id": "q-é"');
     expect(
-      text.endsWith('\n],"scenario_results":[\n{"scenario_id": "s1", "status": "completed"}\n]}\n'),
+      text.endsWith(
+        '\n],"scenario_results":[\n{"scenario_id": "s1", "status": "completed", "path": [], "turn_count": 0, "replicate": null, "terminal_failure": null, "outcome_results": {}, "history": []}\n]}\n',
+      ),
     ).toBe(true);
   });
 

@@ -1,5 +1,10 @@
 import { pythonJson } from "../../python-repr/index.js";
 import {
+  parseScenarioResultRecord,
+  type ScenarioResultRecordInput,
+  scenarioRecordForExport,
+} from "../scenario/index.js";
+import {
   parseVerificationResult,
   type VerificationResult,
   type VerificationResultInput,
@@ -20,8 +25,11 @@ export interface JsonExportOptions {
    * unset fields left out), or `{"trait_names": [...]}`; null or absent → `null`.
    */
   readonly rubricDefinition?: unknown;
-  /** `ScenarioExecutionResult`s; when given (even empty), a `scenario_results` array is written. */
-  readonly scenarioResults?: readonly unknown[] | null;
+  /**
+   * `scenario_results` records (spec 08 §6.3, see `scenarioRecord`), validated and written in the original
+   * sink's key order; when given (even empty), a `scenario_results` array is written.
+   */
+  readonly scenarioResults?: readonly ScenarioResultRecordInput[] | null;
   /** The clock for a default `export_timestamp`. */
   readonly now?: Date;
 }
@@ -48,9 +56,16 @@ function rowText(row: VerificationResultInput, index: number): string {
   return serializeRow(parseVerificationResult(row, `results[${index}]`));
 }
 
-/** `,"scenario_results":[`, the scenario results one per line, `]`. */
-export function scenarioText(scenarios: readonly unknown[]): string {
-  const rows = scenarios.map((scenario) => pythonJson(scenario, { floats: SCENARIO_FLOATS }));
+/**
+ * `,"scenario_results":[`, the records one per line in the §6.3 key order, `]`.
+ * @throws {ScenarioResultRecordError} when an item is not a valid record (a live execution result, say: Q31).
+ */
+export function scenarioText(scenarios: readonly ScenarioResultRecordInput[]): string {
+  const rows = scenarios.map((scenario, index) =>
+    pythonJson(scenarioRecordForExport(parseScenarioResultRecord(scenario, index)), {
+      floats: SCENARIO_FLOATS,
+    }),
+  );
   return `,"scenario_results":[\n${rows.join(",\n")}\n]`;
 }
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { conformancePath, hasConformance, SKIP_REASON } from "../../test-support/conformance.js";
 import { thrown } from "../../test-support/thrown.js";
+import { scenarioTurnTable } from "../scenario/index.js";
 import { row } from "./__fixtures__/rows.js";
 import {
   exportResultsJson,
@@ -152,15 +153,115 @@ describe("reading results files", () => {
   test("what is written is read back equal, scenario results included", async () => {
     const path = await tempFile("round.json");
     const rows = [row("q1", { metadata: { execution_time: 0.5, keywords: ["ä"] } }), row("q2")];
-    await writeResultsJson(path, rows, { metadata, scenarioResults: [{ scenario_id: "s" }] });
+    const scenario = {
+      scenario_id: "s",
+      status: "limit_reached" as const,
+      path: ["ask"],
+      turn_count: 1,
+      replicate: 2,
+      terminal_failure: null,
+      outcome_results: { held: true, ratio: 0.5 },
+      history: [
+        {
+          node_id: "ask",
+          question_text: "Ça va?",
+          raw_response: "Oui.",
+          parsed_fields: { answer: "oui" },
+          verify_result: true,
+          verification_result_id: "00000000000000aa",
+        },
+      ],
+    };
+    await writeResultsJson(path, rows, { metadata, scenarioResults: [scenario] });
     const read = await readResultsJson(path);
     expect(read.results.map((r) => r.metadata.keywords)).toEqual([["ä"], null]);
-    expect(read.scenarioResults).toEqual([{ scenario_id: "s" }]);
+    expect(read.scenarioResults).toEqual([scenario]);
     if (read.format !== "v2.2") throw new Error("expected v2.2");
     const again = exportResultsJson(read.results, {
       metadata: read.metadata,
       scenarioResults: read.scenarioResults,
     });
     expect(again).toBe(await readFile(path, "utf8"));
+  });
+});
+
+/** A v2.2 export of one row with `scenario_results` set to `records` (hand-written records, not a run's). */
+function exportWithScenarios(records: unknown): string {
+  const json = JSON.parse(exportResultsJson([row("q1")], { metadata: { ...metadata, note: "kept" } }));
+  return JSON.stringify({ ...json, scenario_results: records });
+}
+
+const RECORD = {
+  scenario_id: "capital-pushback",
+  status: "completed",
+  path: ["ask"],
+  turn_count: 1,
+  replicate: null,
+  terminal_failure: null,
+  outcome_results: {},
+  history: [
+    {
+      node_id: "ask",
+      question_text: "What is the capital of Australia?",
+      raw_response: "Canberra.",
+      parsed_fields: { city: "Canberra" },
+      verify_result: true,
+      verification_result_id: "ea68afddf661444a",
+    },
+  ],
+};
+
+describe("scenario_results of an export (spec 08 §6.4)", () => {
+  test("T-R1: records are parsed, the metadata is kept, the turn table has one row", () => {
+    const read = parseResultsJson(exportWithScenarios([RECORD]), "run.json");
+    if (read.format !== "v2.2") throw new Error("expected v2.2");
+    expect(read.scenarioResults).toEqual([RECORD]);
+    expect(read.metadata).toMatchObject({ job_id: "job-1", note: "kept" });
+    const turns = scenarioTurnTable(read.scenarioResults ?? []);
+    expect(turns).toHaveLength(1);
+    expect(turns[0]).toMatchObject({ scenario_turn: 0, node_id: "ask", verify_result: true });
+  });
+
+  test("T-R2: a record with an extra key is refused with the original's message, naming the file and key", () => {
+    const error = thrown(ResultsFileError, () =>
+      parseResultsJson(exportWithScenarios([{ ...RECORD, colour: "red" }]), "run.json"),
+    );
+    expect(error.message).toMatch(
+      /^run\.json: Invalid scenario result at index 0: \$\.scenario_results\[0\]\.colour: unknown field "colour" \(allowed: scenario_id, /,
+    );
+    const turn = { ...RECORD.history[0], id: "urn" };
+    expect(() =>
+      parseResultsJson(exportWithScenarios([RECORD, { ...RECORD, history: [turn] }]), "run.json"),
+    ).toThrow(
+      /Invalid scenario result at index 1: \$\.scenario_results\[1\]\.history\[0\]\.id: unknown field/,
+    );
+    expect(() => parseResultsJson(exportWithScenarios([{ ...RECORD, status: "done" }]), "run.json")).toThrow(
+      "Invalid scenario result at index 0: $.scenario_results[0].status:",
+    );
+  });
+
+  test("T-R2: a bad result row beside scenario results names the row at index 0", () => {
+    const json = JSON.parse(exportWithScenarios([RECORD]));
+    json.results[0].metadata.question_id = 7;
+    const error = thrown(ResultsRowError, () => parseResultsJson(JSON.stringify(json), "run.json"));
+    expect(error.row).toBe(0);
+    expect(error.message).toContain("run.json: $.results[0].metadata.question_id");
+  });
+
+  test("an empty scenario_results reads as null; one that is not an array is refused", () => {
+    expect(parseResultsJson(exportWithScenarios([]), "run.json").scenarioResults).toBeNull();
+    expect(() => parseResultsJson(exportWithScenarios({}), "run.json")).toThrow(
+      "run.json: $.scenario_results: expected an array",
+    );
+  });
+
+  test("the record's optional fields get their defaults; a missing required one is named", () => {
+    const { path: _path, history: _history, outcome_results: _outcomes, ...bare } = RECORD;
+    const read = parseResultsJson(exportWithScenarios([bare]), "run.json");
+    expect(read.scenarioResults?.[0]).toMatchObject({ path: [], history: [], outcome_results: {} });
+    const { turn_count: _turns, ...noTurns } = RECORD;
+    expect(() => parseResultsJson(exportWithScenarios([noTurns]), "run.json")).toThrow(
+      "$.scenario_results[0].turn_count: missing required field",
+    );
   });
 });

@@ -4,6 +4,11 @@ import { createInterface } from "node:readline";
 import { jsonPath } from "../../checkpoint/index.js";
 import { describeValue, dottedPath, schemaProblems } from "../../errors/index.js";
 import { VerificationResultError } from "../errors.js";
+import {
+  parseScenarioResultRecord,
+  type ScenarioResultRecord,
+  ScenarioResultRecordError,
+} from "../scenario/index.js";
 import { parseVerificationResult, type VerificationResult } from "../verification-result.js";
 import { ResultsFileError, ResultsRowError } from "./errors.js";
 import { type ResultsExportMetadata, ResultsExportMetadataSchema } from "./export-metadata.js";
@@ -16,8 +21,8 @@ export interface ResultsExportFile {
   /** `shared_data.rubric_definition` as written (null when absent). */
   readonly rubricDefinition: unknown;
   readonly results: VerificationResult[];
-  /** `scenario_results` as written (not validated), or null when the file has none. */
-  readonly scenarioResults: unknown[] | null;
+  /** `scenario_results`, each validated as a strict record (spec 08 §6.4); null when absent or empty. */
+  readonly scenarioResults: ScenarioResultRecord[] | null;
 }
 
 /**
@@ -56,6 +61,22 @@ export function validateRow(value: unknown, file: string, row: number, where: st
       cause: error,
     });
   }
+}
+
+/**
+ * Validates `scenario_results` (spec 08 §6.4): each item a strict record; an empty list reads as null.
+ * @throws {ResultsFileError} `run.json: Invalid scenario result at index 0: $.scenario_results[0].x: ...`.
+ */
+function scenarioRecords(items: readonly unknown[], file: string): ScenarioResultRecord[] | null {
+  if (items.length === 0) return null;
+  return items.map((item, index) => {
+    try {
+      return parseScenarioResultRecord(item, index);
+    } catch (error) {
+      if (!(error instanceof ScenarioResultRecordError)) throw error;
+      throw new ResultsFileError(file, error.message, { cause: error });
+    }
+  });
 }
 
 /** JSON.parse with the line and column of a syntax error in the message. */
@@ -107,7 +128,7 @@ function exportFile(json: Record<string, unknown>, file: string): ResultsExportF
     metadata: metadata.data,
     rubricDefinition: shared.rubric_definition ?? null,
     results: json.results.map((row, index) => validateRow(row, file, index, `$.results[${index}]`)),
-    scenarioResults: scenarios ?? null,
+    scenarioResults: scenarioRecords(scenarios ?? [], file),
   };
 }
 

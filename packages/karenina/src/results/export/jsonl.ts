@@ -1,5 +1,6 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import type { ScenarioResultRecordInput } from "../scenario/index.js";
 import type { VerificationResult } from "../verification-result.js";
 import { writeAtomicStream } from "./atomic-stream.js";
 import { ResultsFileError, ResultsRowError } from "./errors.js";
@@ -11,8 +12,8 @@ import { reasonOf, validateRow } from "./json-import.js";
 export interface JsonlConversionOptions {
   /** `shared_data.rubric_definition` (see `JsonExportOptions`). */
   readonly rubricDefinition?: unknown;
-  /** Scenario results to write after the rows. */
-  readonly scenarioResults?: readonly unknown[] | null;
+  /** Scenario records to write after the rows (see `JsonExportOptions.scenarioResults`). */
+  readonly scenarioResults?: readonly ScenarioResultRecordInput[] | null;
   /**
    * A line that is not JSON or not a valid result is an error naming the line and field. Default false:
    * such lines (e.g. the half line a killed run leaves) are skipped and counted, as when resuming.

@@ -9,6 +9,7 @@ import type { McpServerToolsSchema } from "../routes/mcp.js";
 import type { PresetListItemSchema, PresetSchema } from "../routes/presets.js";
 import type { TraceSetSchema } from "../routes/traces.js";
 import type { JobViewSchema, StartedSchema, StartVerificationSchema } from "../routes/verifications.js";
+import type { JobScenariosSchema, ScenarioGraphViewSchema } from "../verification/index.js";
 
 /** `GET /api/v2/interfaces`. */
 export type ModelInterfaces = z.infer<typeof ModelInterfacesSchema>;
@@ -36,3 +37,11 @@ export type McpPreset = z.infer<typeof McpPresetSchema>;
 export type McpServerTools = z.infer<typeof McpServerToolsSchema>;
 /** `POST /api/v2/traces`. */
 export type ManualTraceSet = z.infer<typeof TraceSetSchema>;
+/** `GET /api/v2/verifications/{job_id}/scenarios`, `GET /api/v2/verification-runs/{run_id}/scenarios`. */
+export type JobScenarios = z.infer<typeof JobScenariosSchema>;
+/** One scenario's graph in a {@link JobScenarios}. */
+export type ScenarioGraphDrawing = z.infer<typeof ScenarioGraphViewSchema>;
+/** One execution's record in a {@link JobScenarios} (spec 08 §6.3). */
+export type ScenarioExecutionRecord = JobScenarios["scenario_results"][number];
+/** One scenario's summary in a {@link JobScenarios}. */
+export type ScenarioSummary = JobScenarios["summary"][number];

@@ -10,6 +10,7 @@ import {
 import {
   exportResultsCsv,
   exportResultsJson,
+  ScenarioResultRecordSchema,
   type VerificationResult,
   VerificationResultSchema,
 } from "../../results/index.js";
@@ -23,15 +24,18 @@ import {
   exportFilename,
   exportModelsOfJob,
   fleetVerificationJobKind,
+  jobScenarios,
   prepareVerificationJob,
   type ResultReference,
   referencesOf,
+  runLogOfJob,
   storageOfReferences,
   summarizeByReference,
   VERIFICATION_JOB,
   type VerificationJobInput,
   verificationJobKind,
 } from "../verification/index.js";
+import { mountScenarioRoutes } from "./verification-scenarios.js";
 
 const JobIdParams = z.object({ job_id: z.string().describe("The job's id (UUID)") });
 
@@ -87,6 +91,12 @@ const ResultsPageSchema = z.object({
   items: z.array(z.union([ResultSummarySchema, VerificationResultSchema])),
   next_cursor: z.string().nullable(),
   total: z.number().int(),
+  scenario_results: z
+    .array(ScenarioResultRecordSchema)
+    .optional()
+    .describe(
+      "A scenario job's execution records (spec 08 §6.3), each finished execution once: on the first page only",
+    ),
 });
 
 export const SummaryRequestSchema = z
@@ -309,6 +319,10 @@ function exportSummaryOf(job: JobView) {
  * requested id present").
  */
 function refuseEmptySelection(benchmark: Benchmark, questionIds: readonly string[] | undefined): void {
+  if (benchmark.isScenarioBenchmark) {
+    refuseScenarioSelection(benchmark, questionIds);
+    return;
+  }
   const unknown = (questionIds ?? []).filter((id) => !benchmark.has(id));
   if (unknown.length > 0)
     throw new ApiError(
@@ -325,10 +339,32 @@ function refuseEmptySelection(benchmark: Benchmark, questionIds: readonly string
     );
 }
 
+/** A scenario benchmark runs every scenario: question ids do not apply, and it needs at least one scenario. */
+function refuseScenarioSelection(benchmark: Benchmark, questionIds: readonly string[] | undefined): void {
+  if (questionIds !== undefined)
+    throw new ApiError(
+      422,
+      "invalid_request",
+      `body.question_ids: benchmark ${JSON.stringify(benchmark.name)} holds scenarios, not questions; leave question_ids out to run every scenario`,
+    );
+  if (benchmark.getScenarios().length === 0)
+    throw new ApiError(
+      422,
+      "invalid_request",
+      `body: benchmark ${JSON.stringify(benchmark.name)} has no scenario to run; add scenarios first`,
+    );
+}
+
 async function requireJob(runner: JobRunner, id: string): Promise<JobView> {
   const view = await runner.get(id);
   if (view === null || view.kind !== VERIFICATION_JOB) throw jobNotFound(id);
   return view;
+}
+
+/** The scenario records of a job (none for a job of questions), from its run log. */
+async function scenarioResultsOfJob(runner: JobRunner, jobId: string) {
+  const dir = runner.jobDir(jobId);
+  return (await jobScenarios(dir, runLogOfJob(dir))).scenario_results;
 }
 
 /** Verification jobs (spec 07 §2.2, §2.4): start, list, progress, results by cursor, export, cancel, resume, streams. */
@@ -365,6 +401,12 @@ export const verificationRoutes: RouteGroup = (app, deps, hooks) => {
       refuseEmptySelection(benchmark, body.question_ids);
     }
     const runName = body.run_name ?? defaultRunName();
+    if (fleet !== null && benchmark.isScenarioBenchmark)
+      throw new ApiError(
+        422,
+        "invalid_request",
+        `body: benchmark ${JSON.stringify(benchmark.name)} holds scenarios, which a fleet of workers does not run yet; serve without --distributed to run them`,
+      );
     if (fleet !== null && (await fleet.fleet.runs.progress(runName)) !== null)
       throw new ApiError(
         409,
@@ -416,11 +458,13 @@ export const verificationRoutes: RouteGroup = (app, deps, hooks) => {
       deps.storage.countResults({ runId: job.run_id }),
     ]);
     const next = offset + rows.length;
+    const scenarios = query.cursor === undefined ? await scenarioResultsOfJob(runner, job.job_id) : [];
     return c.json(
       {
         items: query.fields === "summary" ? rows.map(summaryRow) : rows,
         next_cursor: rows.length === query.limit && next < total ? encodeCursor(next) : null,
         total,
+        ...(scenarios.length === 0 ? {} : { scenario_results: scenarios }),
       },
       200,
     );
@@ -462,7 +506,11 @@ export const verificationRoutes: RouteGroup = (app, deps, hooks) => {
     c.header("content-disposition", `attachment; filename="${exportFilename(models, fmt)}"`);
     if (fmt === "csv")
       return c.body(exportResultsCsv(rows, { metadata }), 200, { "content-type": "text/csv; charset=utf-8" });
-    return c.body(exportResultsJson(rows, { metadata }), 200, { "content-type": "application/json" });
+    const scenarioResults = await scenarioResultsOfJob(runner, job.job_id);
+    const scenarios = scenarioResults.length === 0 ? {} : { scenarioResults };
+    return c.body(exportResultsJson(rows, { metadata, ...scenarios }), 200, {
+      "content-type": "application/json",
+    });
   });
 
   app.openapi(route.cancel, async (c) => {
@@ -499,6 +547,8 @@ export const verificationRoutes: RouteGroup = (app, deps, hooks) => {
       200,
     );
   });
+
+  mountScenarioRoutes(app, runner);
 
   mountProgressStreams(app, hooks, runner, {
     wsPath: "/ws/verification-progress/:job_id",

@@ -10,7 +10,21 @@ export {
   summarizeByReference,
 } from "./results-by-reference.js";
 export {
+  GRAPH_END,
+  type ScenarioGraphView,
+  ScenarioGraphViewSchema,
+  scenarioGraphView,
+} from "./scenario-graph-view.js";
+export { scenarioResultsOfRunLog } from "./scenario-job.js";
+export {
+  type JobScenarios,
+  JobScenariosSchema,
+  jobScenarios,
+  ScenarioExecutionsSummarySchema,
+} from "./scenario-job-files.js";
+export {
   prepareVerificationJob,
+  runLogOfJob,
   VERIFICATION_JOB,
   type VerificationJobInput,
   VerificationJobInputSchema,

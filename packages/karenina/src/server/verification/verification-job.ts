@@ -15,6 +15,8 @@ import { isVerificationResult, rowOutcome, type VerificationResult } from "../..
 import type { JobContext, JobKind } from "../jobs/index.js";
 import { ResultSaver } from "./result-saver.js";
 import { precomputeRunSummary } from "./run-summary.js";
+import { runScenarioJob } from "./scenario-job.js";
+import { writeScenarioGraphs } from "./scenario-job-files.js";
 import { taskUsage, UsageTotals } from "./task-usage.js";
 
 /** The kind name of verification jobs. */
@@ -33,6 +35,9 @@ const CHECKPOINT_FILE = "checkpoint.jsonld";
 const CONFIG_FILE = "config.json";
 const RUN_LOG_FILE = "results.jsonl";
 
+/** The run log of the job whose folder is `dir` (a scenario job's holds its execution lines too). */
+export const runLogOfJob = (dir: string) => join(dir, RUN_LOG_FILE);
+
 /**
  * Writes what a job needs to run again after a restart into its folder: the benchmark as it was at start (so a
  * resume verifies the same questions) and the config as sent (API keys included: owner-only file).
@@ -47,6 +52,7 @@ export async function prepareVerificationJob(
   const configPath = join(dir, CONFIG_FILE);
   await writeFile(configPath, JSON.stringify(rawConfig), { mode: 0o600 });
   await chmod(configPath, 0o600);
+  await writeScenarioGraphs(dir, benchmark);
 }
 
 /** Whether a result finished without a failure (the stored run's "successful"). */
@@ -100,8 +106,7 @@ export async function loadVerificationJob(
 async function runVerificationJob(job: JobContext<VerificationJobInput>, env: Env): Promise<unknown> {
   const { input, storage } = job;
   const { benchmark, config } = await loadVerificationJob(job.dir, env);
-  const runLog = join(job.dir, RUN_LOG_FILE);
-  const prior = job.resuming ? await priorResults(runLog) : [];
+  const runLog = runLogOfJob(job.dir);
   await storage.startRun({
     runId: job.id,
     runName: input.run_name,
@@ -109,6 +114,8 @@ async function runVerificationJob(job: JobContext<VerificationJobInput>, env: En
     config: dumpVerificationConfig(config),
   });
   await job.linkRun(job.id);
+  if (benchmark.isScenarioBenchmark) return runScenarioJob(job, env, benchmark, config, runLog);
+  const prior = job.resuming ? await priorResults(runLog) : [];
   if (prior.length > 0) await storage.saveResults(job.id, prior);
   const saver = new ResultSaver(storage, job.id);
   const usageTotals = new UsageTotals();

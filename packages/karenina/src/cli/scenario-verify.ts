@@ -1,0 +1,131 @@
+import { rm } from "node:fs/promises";
+import type { Benchmark } from "../benchmark/index.js";
+import type { ReplayStore } from "../llm/index.js";
+import {
+  runStatePath,
+  type ScenarioProgressEvent,
+  type ScenarioRun,
+  type VerificationConfig,
+} from "../pipeline/index.js";
+import { scenarioRecordsFromRows, writeResultsCsv, writeResultsJson } from "../results/index.js";
+import { CliExit, type CliIo, EXIT } from "./cli-io.js";
+import { untilInterrupted } from "./interruptible.js";
+import type { RecordingRun } from "./recording-flags.js";
+import { resultsReport } from "./results-report.js";
+import { refuseToAppend, runOutput } from "./run-output.js";
+import type { VerifyOptions } from "./verify-config.js";
+
+/** What `verify` has settled before it runs a scenario benchmark. */
+export interface ScenarioVerifyRun {
+  target: string;
+  replay: ReplayStore | null;
+  recording: RecordingRun | null;
+  resumeCommand: string;
+}
+
+function executionLine(event: Extract<ScenarioProgressEvent, { type: "execution" }>): string {
+  const { execution, done, total } = event;
+  const [scenario, answering, parsing, replicate] = execution.combo_key.split("\t");
+  const models = `${answering?.split(":")[1] ?? "?"} / ${parsing?.split(":")[1] ?? "?"}`;
+  const outcomes = Object.entries(execution.outcome_results)
+    .map(([name, value]) => `${name}=${String(value)}`)
+    .join(" ");
+  const failure = execution.terminal_failure;
+  const why = failure === null ? "" : ` (${failure.category} at ${failure.node_id})`;
+  return `[${done}/${total}] ${scenario} · ${models}${replicate ? ` · ${replicate}` : ""}: ${execution.status}${why} · ${execution.path.join(" → ")}${outcomes ? ` · ${outcomes}` : ""}`;
+}
+
+async function writeExport(
+  run: ScenarioRun,
+  options: VerifyOptions,
+  startTime: number,
+): Promise<string | undefined> {
+  if (options.output === undefined) return undefined;
+  const output = runOutput(options.output);
+  if (output.export === null) return output.runLog;
+  const metadata = {
+    job_id: run.summary.runName ?? `scenario-run-${Math.trunc(startTime)}`,
+    job_summary: { start_time: startTime, end_time: Date.now() / 1000 },
+  };
+  if (output.export.format === "json") {
+    await writeResultsJson(output.export.path, run.results, {
+      metadata,
+      scenarioResults: scenarioRecordsFromRows(run.results, run.executions),
+    });
+  } else {
+    // The original's CSV carries no scenario information (spec 08 §6.5): the turn rows only.
+    await writeResultsCsv(output.export.path, run.results, { metadata });
+  }
+  await rm(output.runLog, { force: true });
+  await rm(runStatePath(output.runLog), { force: true });
+  return output.export.path;
+}
+
+/**
+ * `karenina verify` on a scenario benchmark (spec 08 §5, quirk Q35 fixed: the original exits "No finished
+ * templates"): every scenario × answering model × parsing model × replicate runs, one line per finished
+ * execution on stderr, the run log appended execution by execution (`--resume` continues it), the export
+ * (`.json` with `scenario_results`, or `.csv` of the turn rows) written when the run completes, then the
+ * results tables with the scenario section. Exit code 1 when an execution stopped on a failure.
+ */
+export async function verifyScenarios(
+  benchmark: Benchmark,
+  config: VerificationConfig,
+  options: VerifyOptions,
+  io: CliIo,
+  run: ScenarioVerifyRun,
+): Promise<void> {
+  if (options.question !== undefined) {
+    io.err(`warning: ${run.target} holds scenarios: question selections are ignored, every scenario runs\n`);
+  }
+  const output = options.output === undefined ? null : runOutput(options.output);
+  if (output !== null && !options.resume) await refuseToAppend(output);
+  const startTime = Date.now() / 1000;
+  const result: ScenarioRun = await untilInterrupted((signal) =>
+    benchmark.runScenarios(config, {
+      signal,
+      ...(output === null ? {} : { output: output.runLog }),
+      ...(options.resume ? { resume: true } : {}),
+      ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
+      ...(run.replay === null ? {} : { replay: run.replay }),
+      ...(run.recording === null ? {} : { recording: run.recording }),
+      onProgress: (event) => {
+        if (event.type === "warning") io.err(`warning: ${event.message}\n`);
+        if (event.type === "start" && event.resumed > 0)
+          io.err(`resuming: ${event.resumed} of ${event.total} executions already done\n`);
+        if (event.type === "execution" && options.progress !== false) io.err(`${executionLine(event)}\n`);
+      },
+    }),
+  );
+  const { summary } = result;
+  if (summary.aborted) {
+    io.err(`interrupted; resume with:\n  ${run.resumeCommand}\n`);
+    throw new CliExit(EXIT.interrupted);
+  }
+  const written = await writeExport(result, options, startTime);
+  const { stats } = summary;
+  io.err(
+    `${summary.runName ?? "scenario run"}: ${summary.total} executions (${summary.completed} completed, ${summary.limitReached} at the turn limit, ${summary.errored} stopped on a failure) · ${summary.turns} turns · ${stats.calls} LLM calls · ${summary.seconds.toFixed(1)} s${summary.resumed > 0 ? ` · ${summary.resumed} resumed` : ""}${written === undefined ? "" : ` · results: ${written}`}\n`,
+  );
+  io.out(
+    await resultsReport(
+      {
+        file: written ?? "verify",
+        format: "jsonl",
+        kind: written === undefined ? "results not written to a file (no --output)" : "verify run",
+        results: result.results,
+        notes: [],
+        skippedLines: 0,
+        scenarios: scenarioRecordsFromRows(result.results, result.executions),
+      },
+      { colour: io.colour, json: options.json === true },
+    ),
+  );
+  if (result.errors.length > 0) {
+    for (const entry of result.errors.slice(0, 5)) io.err(`${entry.description}\n`);
+    io.err(
+      `${result.errors.length} execution${result.errors.length === 1 ? "" : "s"} stopped on a failure (exit code 1)\n`,
+    );
+    throw new CliExit(EXIT.checkFailed);
+  }
+}

@@ -1,0 +1,168 @@
+import { Benchmark } from "../../benchmark/index.js";
+import {
+  type Env,
+  readRunLog,
+  ScenarioExecutionFailure,
+  type VerificationConfig,
+} from "../../pipeline/index.js";
+import {
+  isScenarioExecutionLine,
+  isVerificationResult,
+  type ScenarioExecutionSummary,
+  type ScenarioResultRecord,
+  scenarioRecordsFromRows,
+  type VerificationResult,
+} from "../../results/index.js";
+import type { JobContext } from "../jobs/index.js";
+import { ResultSaver } from "./result-saver.js";
+import { precomputeRunSummary } from "./run-summary.js";
+import { taskUsage, UsageTotals } from "./task-usage.js";
+
+/** What a scenario job's run log holds: turn rows and one summary line per finished execution. */
+export interface ScenarioRunLog {
+  readonly rows: VerificationResult[];
+  readonly executions: ScenarioExecutionSummary[];
+}
+
+/** The rows and execution summaries of a run log (empty when it is missing or unreadable). */
+export async function readScenarioRunLog(runLog: string): Promise<ScenarioRunLog> {
+  const log = await readRunLog(runLog).catch(() => null);
+  const rows: VerificationResult[] = [];
+  const executions: ScenarioExecutionSummary[] = [];
+  for (const value of log?.results ?? []) {
+    if (isScenarioExecutionLine(value)) executions.push(value.scenario_execution);
+    else if (isVerificationResult(value)) rows.push(value);
+  }
+  return { rows, executions };
+}
+
+/** The `scenario_results` records (spec 08 §6.3) of a scenario job's run log, in execution order. */
+export async function scenarioResultsOfRunLog(runLog: string): Promise<ScenarioResultRecord[]> {
+  const { rows, executions } = await readScenarioRunLog(runLog);
+  return scenarioRecordsFromRows(rows, executions);
+}
+
+/** The rows of the executions the log finished (each listed by its summary): what a resume keeps. */
+function finishedRows({ rows, executions }: ScenarioRunLog): VerificationResult[] {
+  const kept = new Set(executions.flatMap((summary) => summary.result_ids));
+  return rows.filter((row) => kept.has(row.metadata.result_id));
+}
+
+/** The raw answer of a turn row's node (any non-empty text: the stored question row requires one). */
+function rawAnswerOf(benchmark: Benchmark, row: VerificationResult): string {
+  const { scenario_id, scenario_node } = row.metadata;
+  const scenario = benchmark.getScenarios().find((candidate) => candidate.name === scenario_id);
+  const node =
+    scenario_node === null || scenario_node === undefined ? undefined : scenario?.nodes[scenario_node];
+  return node?.question.raw_answer || "(scenario turn)";
+}
+
+/**
+ * Stores the questions of turn rows (their ids, texts and their nodes' answers) not stored yet: a stored row
+ * needs its question, and a scenario's turns belong to no stored benchmark's questions (a handover turn's id is
+ * made at run time).
+ */
+class TurnQuestions {
+  readonly #stored = new Set<string>();
+  constructor(
+    private readonly job: JobContext<unknown>,
+    private readonly benchmark: Benchmark,
+  ) {}
+
+  async store(rows: readonly VerificationResult[]): Promise<void> {
+    const fresh = Benchmark.create({ name: `${this.benchmark.name} turns` });
+    for (const row of rows) {
+      const { question_id: id, question_text: text } = row.metadata;
+      if (this.#stored.has(id) || fresh.has(id)) continue;
+      fresh.addQuestion(text, rawAnswerOf(this.benchmark, row), { questionId: id });
+    }
+    if (fresh.size === 0) return;
+    await this.job.storage.saveQuestions(fresh);
+    for (const id of fresh.getQuestionIds()) this.#stored.add(id);
+  }
+}
+
+/** The scenario of a combo key (`<scenario>\t<answering>\t<parsing>[\trep<N>]`). */
+const scenarioOfCombo = (key: string) => key.split("\t")[0] ?? key;
+
+/** A job task of an execution: its combo key, its scenario in place of a question, its replicate. */
+const executionTask = (key: string, scenarioId: string, replicate: number | null) => ({
+  key,
+  question_id: scenarioId,
+  replicate,
+});
+
+/**
+ * A verification job of a scenario benchmark (spec 08 §5): every execution (scenario × models × replicate) is
+ * one job task; its turn rows are saved into the stored run when it finishes, together, as the run log keeps
+ * them (rows, then the execution's summary line). A resume re-saves the log's finished executions and runs the
+ * others from their first turn.
+ */
+export async function runScenarioJob(
+  job: JobContext<{ run_name: string }>,
+  env: Env,
+  benchmark: Benchmark,
+  config: VerificationConfig,
+  runLog: string,
+): Promise<unknown> {
+  const prior = job.resuming ? finishedRows(await readScenarioRunLog(runLog)) : [];
+  const questions = new TurnQuestions(job, benchmark);
+  await questions.store(prior);
+  if (prior.length > 0) await job.storage.saveResults(job.id, prior);
+  const saver = new ResultSaver(job.storage, job.id);
+  // Each execution's rows are saved once their questions are: in order, one execution after another.
+  let saving: Promise<void> = Promise.resolve();
+  const usageTotals = new UsageTotals();
+  const turns = new Map<string, VerificationResult[]>();
+  const run = await benchmark.runScenarios(config, {
+    runName: job.input.run_name,
+    signal: job.signal,
+    output: runLog,
+    resume: job.resuming,
+    env,
+    onProgress: (event) => {
+      if (event.type === "start") {
+        job.plan(event.total, { processed: event.resumed, successful: event.resumed, failed: 0 });
+        for (const row of prior) usageTotals.add(taskUsage(row));
+        job.reportUsage(usageTotals.value);
+      } else if (event.type === "combo-start") {
+        turns.set(event.key, []);
+        job.taskStarted({ key: event.key, question_id: scenarioOfCombo(event.key) });
+      } else if (event.type === "turn") {
+        turns.get(event.key)?.push(event.result);
+        usageTotals.add(taskUsage(event.result));
+        job.reportUsage(usageTotals.value);
+      } else if (event.type === "execution") {
+        const { execution } = event;
+        const rows = turns.get(execution.combo_key) ?? [];
+        turns.delete(execution.combo_key);
+        saving = saving.then(async () => {
+          await questions.store(rows);
+          for (const row of rows) saver.add(row);
+        });
+        job.taskCompleted(
+          executionTask(execution.combo_key, execution.scenario_id, execution.replicate),
+          execution.status !== "error",
+          { scenario_execution: execution },
+        );
+      }
+    },
+  });
+  await saving;
+  await saver.flushed();
+  for (const error of run.errors) {
+    // An execution that stopped on a failure is already counted failed by its `execution` event.
+    if (error.error instanceof ScenarioExecutionFailure) continue;
+    job.taskFailed({ key: error.description, question_id: error.description }, errorMessage(error.error));
+  }
+  if (job.stopReason !== "shutdown") {
+    await job.storage.finishRun(job.id, {
+      status: run.summary.aborted ? "cancelled" : "completed",
+      summary: run.summary,
+    });
+    precomputeRunSummary(job.storage, job.id);
+  }
+  return { summary: run.summary };
+}
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));

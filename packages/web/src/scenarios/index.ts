@@ -1,0 +1,1 @@
+export { ScenariosPanel } from "./ScenariosPanel.js";
