@@ -1,7 +1,18 @@
 import type { Benchmark } from "../benchmark/index.js";
-import { dumpVerificationConfig, type RunSummary, type VerificationConfig } from "../pipeline/index.js";
+import {
+  dumpVerificationConfig,
+  type RunSummary,
+  type ScenarioRunSummary,
+  type VerificationConfig,
+} from "../pipeline/index.js";
 import { createSummaryAccumulator, type VerificationResult } from "../results/index.js";
-import { openStorage, type RunInfo, type Storage, StorageNotFoundError } from "../storage/index.js";
+import {
+  openStorage,
+  type RunInfo,
+  type Storage,
+  StorageNotFoundError,
+  TurnQuestions,
+} from "../storage/index.js";
 import type { LoadedResults } from "./results-report.js";
 
 /**
@@ -25,11 +36,14 @@ export class DbRunSink {
   readonly #summary = createSummaryAccumulator();
   readonly #savedIds = new Set<string>();
   #savedTwice = false;
+  /** A scenario run's turns: their questions are stored before their rows (no stored benchmark lists them). */
+  readonly #turnQuestions: TurnQuestions | null;
 
   private constructor(storage: Storage, benchmark: Benchmark, config: VerificationConfig) {
     this.#storage = storage;
     this.#benchmark = benchmark;
     this.#config = config;
+    this.#turnQuestions = benchmark.isScenarioBenchmark ? new TurnQuestions(storage, benchmark) : null;
   }
 
   /** Saves the benchmark (so a database that cannot take it fails before any model is called). */
@@ -66,6 +80,7 @@ export class DbRunSink {
       this.#flushQueued = false;
       const batch = this.#buffer.splice(0);
       if (this.#runId === null || batch.length === 0) return;
+      await this.#turnQuestions?.store(batch);
       await this.#storage.saveResults(this.#runId, batch);
       this.#summarizeSaved(batch);
     });
@@ -75,7 +90,7 @@ export class DbRunSink {
    * Waits for every queued save, then marks the run completed or cancelled.
    * @throws the first error of a save, after the run log has everything.
    */
-  async finish(summary: RunSummary): Promise<RunInfo | null> {
+  async finish(summary: RunSummary | ScenarioRunSummary): Promise<RunInfo | null> {
     let finished: RunInfo | null = null;
     this.#enqueue(async () => {
       if (this.#runId === null) return;

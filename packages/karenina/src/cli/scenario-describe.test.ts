@@ -7,6 +7,12 @@ import {
   allOf,
   anyOf,
   crossTurn,
+  describeCheck,
+  describeEdge,
+  describeEdgeCondition,
+  describeOutcome,
+  describeOutcomeNode,
+  describeScope,
   END,
   firstMatchIndex,
   firstTurnScope,
@@ -18,14 +24,6 @@ import {
   turnCountGte,
 } from "../scenario/index.js";
 import { createPrimitive } from "../templates/index.js";
-import {
-  describeCheck,
-  describeEdge,
-  describeEdgeCondition,
-  describeOutcome,
-  describeOutcomeNode,
-  describeScope,
-} from "./scenario-describe.js";
 import { scenarioMermaid } from "./scenario-mermaid.js";
 import { scenarioText } from "./scenario-text.js";
 

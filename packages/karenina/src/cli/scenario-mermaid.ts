@@ -1,6 +1,5 @@
-import { END, type ScenarioDefinition } from "../scenario/index.js";
+import { describeEdgeCondition, END, type ScenarioDefinition } from "../scenario/index.js";
 import { printable } from "./colour.js";
-import { describeEdgeCondition } from "./scenario-describe.js";
 import { clip } from "./scenario-text.js";
 
 /**

@@ -4,13 +4,16 @@
  * characters escaped.
  */
 import {
+  CALLABLE,
+  describeEdge,
+  describeOutcome,
   type ModelOverride,
+  pythonSource,
   type ScenarioDefinition,
   type ScenarioNode,
   scenarioWarnings,
 } from "../scenario/index.js";
 import { type Palette, PLAIN, printable } from "./colour.js";
-import { CALLABLE, describeEdge, describeOutcome, pythonSource } from "./scenario-describe.js";
 
 /** A scenario as `checkpoint inspect --json` and `scenario list --json` list it. */
 export interface ScenarioSummary {

@@ -143,6 +143,18 @@ describe("karenina verify on a scenario benchmark", () => {
     for (const summary of summaries) for (const id of summary.result_ids) expect(ids).toContain(id);
   });
 
+  test("--db saves every turn row into a stored run that karenina results reads back with its scenarios", async () => {
+    const file = await scenarioCheckpoint();
+    const db = join(dir, "karenina.db");
+    const { code, err } = await runKarenina(...scriptedVerifyArgs(server.baseURL, file, "--db", db));
+    expect(code, err).toBe(EXIT.ok);
+    const saved = /saved run (\S+) \(2 results\)/.exec(err);
+    expect(saved).not.toBeNull();
+    const stored = await runKarenina("results", "--db", db, saved?.[1] ?? "");
+    expect(stored.code, stored.err).toBe(EXIT.ok);
+    expect(stored.out).toContain("ask → push");
+  });
+
   test("--dry-run is refused on a scenario benchmark with a clear message", async () => {
     const file = await scenarioCheckpoint();
     const { code, err } = await runKarenina(...scriptedVerifyArgs(server.baseURL, file, "--dry-run"));

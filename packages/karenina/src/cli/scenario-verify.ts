@@ -2,17 +2,20 @@ import { rm } from "node:fs/promises";
 import type { Benchmark } from "../benchmark/index.js";
 import type { ReplayStore } from "../llm/index.js";
 import {
+  defaultRunName,
   runStatePath,
   type ScenarioProgressEvent,
   type ScenarioRun,
   type VerificationConfig,
 } from "../pipeline/index.js";
 import { scenarioRecordsFromRows, writeResultsCsv, writeResultsJson } from "../results/index.js";
+import { openStorage } from "../storage/index.js";
 import { CliExit, type CliIo, EXIT } from "./cli-io.js";
+import { DbRunSink } from "./db-runs.js";
 import { untilInterrupted } from "./interruptible.js";
 import type { RecordingRun } from "./recording-flags.js";
 import { resultsReport } from "./results-report.js";
-import { refuseToAppend, runOutput } from "./run-output.js";
+import { type RunOutput, refuseToAppend, runOutput } from "./run-output.js";
 import type { VerifyOptions } from "./verify-config.js";
 
 /** What `verify` has settled before it runs a scenario benchmark. */
@@ -81,9 +84,30 @@ export async function verifyScenarios(
   const output = options.output === undefined ? null : runOutput(options.output);
   if (output !== null && !options.resume) await refuseToAppend(output);
   const startTime = Date.now() / 1000;
+  // Stored runs are found by name: a stored scenario run gets one (a run without --db keeps none, quirk Q30).
+  const storage = options.db === undefined ? null : await openStorage(options.db);
+  const sink = storage === null ? null : await DbRunSink.open(storage, benchmark, config);
+  const name = sink !== null && !options.resume ? defaultRunName() : undefined;
+  try {
+    await runAndReport(benchmark, config, options, io, run, { output, sink, name, startTime });
+  } finally {
+    await storage?.close();
+  }
+}
+
+async function runAndReport(
+  benchmark: Benchmark,
+  config: VerificationConfig,
+  options: VerifyOptions,
+  io: CliIo,
+  run: ScenarioVerifyRun,
+  context: { output: RunOutput | null; sink: DbRunSink | null; name: string | undefined; startTime: number },
+): Promise<void> {
+  const { output, sink, startTime } = context;
   const result: ScenarioRun = await untilInterrupted((signal) =>
     benchmark.runScenarios(config, {
       signal,
+      ...(context.name === undefined ? {} : { runName: context.name }),
       ...(output === null ? {} : { output: output.runLog }),
       ...(options.resume ? { resume: true } : {}),
       ...(options.cache === undefined ? {} : { cacheDir: options.cache }),
@@ -91,8 +115,10 @@ export async function verifyScenarios(
       ...(run.recording === null ? {} : { recording: run.recording }),
       onProgress: (event) => {
         if (event.type === "warning") io.err(`warning: ${event.message}\n`);
+        if (event.type === "start") sink?.start(event.runName ?? defaultRunName());
         if (event.type === "start" && event.resumed > 0)
           io.err(`resuming: ${event.resumed} of ${event.total} executions already done\n`);
+        if (event.type === "execution") for (const row of event.rows) sink?.add(row);
         if (event.type === "execution" && options.progress !== false) io.err(`${executionLine(event)}\n`);
       },
     }),
@@ -121,6 +147,11 @@ export async function verifyScenarios(
       { colour: io.colour, json: options.json === true },
     ),
   );
+  if (sink !== null) {
+    const stored = await sink.finish(summary);
+    if (stored !== null)
+      io.err(`saved run ${stored.runName} (${stored.processedCount} results) in ${sink.database}\n`);
+  }
   if (result.errors.length > 0) {
     for (const entry of result.errors.slice(0, 5)) io.err(`${entry.description}\n`);
     io.err(

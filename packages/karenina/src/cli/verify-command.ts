@@ -322,7 +322,6 @@ async function scenarioRun(
   for (const [flag, given] of [
     ["--dry-run", options.dryRun],
     ["--distributed", options.distributed],
-    ["--db", options.db !== undefined],
     ["--run-root", options.runRoot !== undefined],
   ] as const) {
     if (given)

@@ -58,3 +58,12 @@ describe("timestamps", () => {
     expect(checkpointId(new Date(1767261600000))).toBe("urn:uuid:karenina-checkpoint-1767261600.0");
   });
 });
+
+test("a scenario node's question URN cuts the slug at 50 characters (spec 08 §6.1)", () => {
+  expect(questionUrn("What is the capital of Australia?")).toBe(
+    "urn:uuid:question-what-is-the-capital-of-australia-7dc9849f",
+  );
+  expect(questionUrn("Many people say Sydney. Do you want to change your answer?")).toBe(
+    "urn:uuid:question-many-people-say-sydney-do-you-want-to-change-your--043f3223",
+  );
+});

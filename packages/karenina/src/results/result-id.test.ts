@@ -45,3 +45,22 @@ test("a local timestamp has second resolution and no time zone", () => {
   expect(localTimestamp(new Date(2026, 0, 2, 3, 4, 5, 678))).toBe("2026-01-02 03:04:05");
   expect(localTimestamp()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 });
+
+test("scenario turn ids match the original's vectors (spec 08 §6.1)", () => {
+  const turn = {
+    answering: "langchain:gpt-4.1-mini:solver-m:",
+    parsing: "langchain:gpt-4.1-mini:judge-a:",
+    question_id: "urn:uuid:question-what-is-the-capital-of-australia-7dc9849f",
+    scenario_id: "capital-pushback",
+    timestamp: "2026-01-01 00:00:00",
+  };
+  expect(resultId({ ...turn, scenario_node: "ask", scenario_turn: 0, replicate: null })).toBe(
+    "ea120dbb66d2dc49",
+  );
+  expect(resultId({ ...turn, scenario_node: "push", scenario_turn: 1, replicate: null })).toBe(
+    "08675b046b4e69e3",
+  );
+  expect(resultId({ ...turn, scenario_node: "ask", scenario_turn: 0, replicate: 2 })).toBe(
+    "85d8043fdf258217",
+  );
+});

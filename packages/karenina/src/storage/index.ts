@@ -40,4 +40,5 @@ export {
   type StartRunOptions,
 } from "./runs.js";
 export { type OpenStorageOptions, openStorage, Storage } from "./storage.js";
+export { TurnQuestions } from "./turn-questions.js";
 export { DEFAULT_DB_FILE, describeStorageUrl } from "./url.js";

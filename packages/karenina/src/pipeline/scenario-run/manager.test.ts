@@ -4,7 +4,7 @@
  * is called, or, where a turn must fail or its request be seen, by the scripted OpenAI server.
  */
 
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -327,24 +327,34 @@ describe("state, modes, replicates, visits and progress", () => {
     expect(execution?.turn_results[0]?.metadata.evaluation_mode).toBeNull();
   });
 
-  test("T-M7: replicate 2 reaches the result, every turn row and the workspace path (rep_2/turn_<k>)", async () => {
-    const scenario = new Scenario("rep/name")
+  /** A two-node chain a → b → END whose turns both come from a replay store (answer "Canberra."). */
+  function replayedChain(name: string) {
+    const scenario = new Scenario(name)
       .addNode("a", node("A?"))
       .addNode("b", node("B?"))
       .addEdge("a", "b")
       .addEdge("b", END)
       .setEntry("a")
       .validate();
-    const store = replay("rep/name", [
+    const store = replay(name, [
       ["a", null, "Canberra.", "Canberra"],
       ["b", null, "Canberra.", "Canberra"],
     ]);
+    return { scenario, store };
+  }
+
+  test("T-M7: replicate 2 reaches the result, every turn row and the workspace path (rep_2/turn_<k>)", async () => {
+    const { scenario, store } = replayedChain("rep/name");
     const root = join(dir, "workspace");
     const models = { answering_models: [langchain("solver.v1")] };
-    const { live } = await run(scenario, config({ ...models, replicate_count: 2 }), {
-      replay: store,
-      workspaceRoot: root,
-    });
+    const { live } = await run(
+      scenario,
+      config({ ...models, replicate_count: 2, workspace_cleanup: false }),
+      {
+        replay: store,
+        workspaceRoot: root,
+      },
+    );
     const second = live.find((execution) => execution.replicate === 2);
     expect(second?.replicate).toBe(2);
     expect(second?.turn_results.map((row) => row.metadata.replicate)).toEqual([2, 2]);
@@ -353,12 +363,31 @@ describe("state, modes, replicates, visits and progress", () => {
     expect(await readdir(repDir)).toEqual(["turn_0", "turn_1"]);
 
     const plain = join(dir, "workspace-plain");
-    await run(scenario, config(models), { replay: store, workspaceRoot: plain });
+    await run(scenario, config({ ...models, workspace_cleanup: false }), {
+      replay: store,
+      workspaceRoot: plain,
+    });
     const modelDir = join(plain, "rep_name", "solver_v1");
     const entries = await readdir(modelDir);
     expect(entries.sort()).toEqual(["turn_0", "turn_1"]);
     expect(entries.some((entry) => entry.startsWith("rep_"))).toBe(false);
     expect((await stat(join(modelDir, "turn_1"))).isDirectory()).toBe(true);
+  });
+
+  test("Q18 mirrored: with workspace_cleanup each turn's directory goes after its turn; one there before stays", async () => {
+    const { scenario, store } = replayedChain("clean");
+    const root = join(dir, "workspace-clean");
+    const modelDir = join(root, "clean", "solver_v1");
+    // A user's folder where a turn directory would go is theirs: used, never deleted.
+    await mkdir(join(modelDir, "turn_1"), { recursive: true });
+    await writeFile(join(modelDir, "turn_1", "notes.txt"), "kept");
+    const { live } = await run(scenario, config({ answering_models: [langchain("solver.v1")] }), {
+      replay: store,
+      workspaceRoot: root,
+    });
+    expect(live[0]?.status).toBe("completed");
+    expect((await readdir(modelDir)).sort()).toEqual(["turn_1"]);
+    expect(await readFile(join(modelDir, "turn_1", "notes.txt"), "utf8")).toBe("kept");
   });
 
   test("T-M8: the replay lookup's visit index is 0 on a node's first visit and 1 on its second", async () => {

@@ -266,6 +266,36 @@ describe("a pushback scenario against the scripted server", () => {
     );
   });
 
+  test("abstention detection runs in scenario turns when the run enables it, and an abstention ends the execution", async () => {
+    server = await startOpenAiServer([
+      answer("steady", ASK, "Canberra [a1]."),
+      answer("steady", PUSH, "I cannot say which city it is [a2]."),
+      {
+        match: { model: "judge", lastUserIncludes: "I cannot say" },
+        reply: { json: { reasoning: "It declines to answer.", abstention_detected: true } },
+        repeat: true,
+      },
+      {
+        match: { model: "judge", lastUserIncludes: "abstains" },
+        reply: { json: { reasoning: "It names a city.", abstention_detected: false } },
+        repeat: true,
+      },
+      judge("[a1]", "Canberra"),
+    ]);
+    const run = await runScenarioVerification(
+      [pushbackScenario()],
+      config(server, ["steady"], { abstention_enabled: true }),
+      { pythonSandbox: sandbox },
+    );
+    const execution = run.live[0];
+    expect(execution?.turn_results.map((row) => row.template?.abstention_check_performed)).toEqual([
+      true,
+      true,
+    ]);
+    expect(execution?.status).toBe("error");
+    expect(execution?.terminal_failure).toMatchObject({ node_id: "push", category: "abstention" });
+  });
+
   test("a run log keeps each execution whole, and a resume runs only what is missing", async () => {
     server = await startOpenAiServer([
       answer("steady", ASK, "Canberra [r1]."),

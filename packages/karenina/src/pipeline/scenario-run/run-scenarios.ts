@@ -27,7 +27,14 @@ export type ScenarioProgressEvent =
   | { type: "start"; total: number; resumed: number; runName: string | null }
   | { type: "combo-start"; description: string; key: string }
   | ({ type: "turn"; key: string } & TurnProgress)
-  | { type: "execution"; execution: ScenarioExecutionSummary; done: number; total: number }
+  | {
+      type: "execution";
+      execution: ScenarioExecutionSummary;
+      /** The execution's turn rows, in turn order. */
+      rows: VerificationResult[];
+      done: number;
+      total: number;
+    }
   | { type: "end"; summary: ScenarioRunSummary };
 
 /** Options of {@link runScenarioVerification}. */
@@ -155,9 +162,11 @@ export async function runScenarioVerification(
   options: ScenarioRunOptions = {},
 ): Promise<ScenarioRun> {
   const started = options.startedAt ?? Date.now();
-  const runName = options.runName ?? null;
   const combos = scenarioCombos(scenarios, config);
   const prior = await priorExecutions(options, combos);
+  // A resumed run keeps its name; a run given none has none (quirk Q30).
+  const runName =
+    options.runName ?? prior.rows.find((row) => row.metadata.run_name)?.metadata.run_name ?? null;
   const done = new Set(prior.executions.map((summary) => summary.combo_key));
   const remaining = combos.filter((combo) => !done.has(combo.key));
   const { services, close } = await openRunServices(config, options);
@@ -219,7 +228,13 @@ export async function runScenarioVerification(
     const entry = errorEntry(execution);
     if (entry !== null) errors.push(entry);
     const done = prior.executions.length + finished.length;
-    progress({ type: "execution", execution: summary, done, total: combos.length });
+    progress({
+      type: "execution",
+      execution: summary,
+      rows: execution.turn_results,
+      done,
+      total: combos.length,
+    });
   };
   const worker = async () => {
     for (let next = queue.next(); !next.done; next = queue.next()) {

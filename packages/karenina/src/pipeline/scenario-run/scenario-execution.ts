@@ -1,5 +1,5 @@
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, rm } from "node:fs/promises";
+import { join, relative } from "node:path";
 import {
   AI_MESSAGE_HEADER,
   assistantMessage,
@@ -169,7 +169,8 @@ export async function runScenarioExecution(input: ExecutionInput): Promise<Scena
       const agentId = node.agent_identity ?? identity;
       const models = turnModels(node, input.base, input.warn);
       const turnDir = dir === null ? null : join(dir, `turn_${state.turn}`);
-      if (turnDir !== null) await mkdir(turnDir, { recursive: true });
+      // A directory that was there before the turn is not ours: it is used, never removed.
+      const ownTurnDir = turnDir !== null && (await mkdir(turnDir, { recursive: true })) !== undefined;
       let questionText = node.question.question;
       let history: Message[] = rawHistory(loop.log);
       if (loop.pendingEdge !== null) {
@@ -201,6 +202,10 @@ export async function runScenarioExecution(input: ExecutionInput): Promise<Scena
             replicate: input.replicate,
             globalRubric: input.globalRubric,
             cachedAnswer: slot?.hit ?? null,
+            workspacePath:
+              turnDir === null || input.workspaceRoot === null
+                ? null
+                : relative(input.workspaceRoot, turnDir),
             scenario: {
               scenarioId: scenario.name,
               node: nodeId,
@@ -219,6 +224,9 @@ export async function runScenarioExecution(input: ExecutionInput): Promise<Scena
         // Settled once: with the answer, or with null when the turn threw (the next turn of the key then generates).
         if (slot !== null && slot.hit === null) slot.complete(output?.answer ?? null);
       }
+      // The turn's directory goes with its turn when the run cleans workspaces up (quirk Q18, mirrored).
+      if (ownTurnDir && config.workspace_cleanup)
+        await rm(turnDir as string, { recursive: true, force: true });
       for (const message of loggedMessages(output)) loop.log.push({ message, agent_id: agentId });
       const result = output.result;
       loop.turnResults.push(result);

@@ -24,6 +24,8 @@ export interface TurnInput {
   scenario: ScenarioTurnFields;
   /** An answer of the node-level cache, used instead of generating one. */
   cachedAnswer: SharedAnswer | null;
+  /** The turn's directory under the workspace root, where its agents work; else the node question's own. */
+  workspacePath?: string | null;
 }
 
 /** What a turn yields: its result row and what the execution's state takes from it. */
@@ -46,7 +48,12 @@ function nodeRubric(node: ScenarioNode, globalRubric: Rubric | null): Rubric | n
   return rubric !== null && rubricTraits(rubric).length > 0 ? rubric : null;
 }
 
-function pipelineQuestion(node: ScenarioNode, id: string, text: string): PipelineQuestion {
+function pipelineQuestion(
+  node: ScenarioNode,
+  id: string,
+  text: string,
+  workspacePath: string | null,
+): PipelineQuestion {
   const question = node.question;
   const code = question.answer_template ?? "";
   return {
@@ -61,7 +68,7 @@ function pipelineQuestion(node: ScenarioNode, id: string, text: string): Pipelin
     ),
     rubric: null,
     dynamicRubric: null,
-    workspacePath: question.workspace_path,
+    workspacePath: workspacePath ?? question.workspace_path,
   };
 }
 
@@ -69,7 +76,7 @@ function pipelineQuestion(node: ScenarioNode, id: string, text: string): Pipelin
 export function turnTask(input: TurnInput): VerificationTask {
   const { node, models, replicate, scenario } = input;
   const id = questionUrn(node.question.question);
-  const question = pipelineQuestion(node, id, input.questionText);
+  const question = pipelineQuestion(node, id, input.questionText, input.workspacePath ?? null);
   const answeringKey = canonicalKey(modelIdentity(models.answering, "answering"));
   const parsingKey = canonicalKey(modelIdentity(models.parsing, "parsing"));
   const fewShot = question.fewShotExamples;

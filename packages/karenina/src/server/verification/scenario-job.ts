@@ -1,4 +1,4 @@
-import { Benchmark } from "../../benchmark/index.js";
+import type { Benchmark } from "../../benchmark/index.js";
 import {
   type Env,
   readRunLog,
@@ -13,6 +13,7 @@ import {
   scenarioRecordsFromRows,
   type VerificationResult,
 } from "../../results/index.js";
+import { TurnQuestions } from "../../storage/index.js";
 import type { JobContext } from "../jobs/index.js";
 import { ResultSaver } from "./result-saver.js";
 import { precomputeRunSummary } from "./run-summary.js";
@@ -48,40 +49,6 @@ function finishedRows({ rows, executions }: ScenarioRunLog): VerificationResult[
   return rows.filter((row) => kept.has(row.metadata.result_id));
 }
 
-/** The raw answer of a turn row's node (any non-empty text: the stored question row requires one). */
-function rawAnswerOf(benchmark: Benchmark, row: VerificationResult): string {
-  const { scenario_id, scenario_node } = row.metadata;
-  const scenario = benchmark.getScenarios().find((candidate) => candidate.name === scenario_id);
-  const node =
-    scenario_node === null || scenario_node === undefined ? undefined : scenario?.nodes[scenario_node];
-  return node?.question.raw_answer || "(scenario turn)";
-}
-
-/**
- * Stores the questions of turn rows (their ids, texts and their nodes' answers) not stored yet: a stored row
- * needs its question, and a scenario's turns belong to no stored benchmark's questions (a handover turn's id is
- * made at run time).
- */
-class TurnQuestions {
-  readonly #stored = new Set<string>();
-  constructor(
-    private readonly job: JobContext<unknown>,
-    private readonly benchmark: Benchmark,
-  ) {}
-
-  async store(rows: readonly VerificationResult[]): Promise<void> {
-    const fresh = Benchmark.create({ name: `${this.benchmark.name} turns` });
-    for (const row of rows) {
-      const { question_id: id, question_text: text } = row.metadata;
-      if (this.#stored.has(id) || fresh.has(id)) continue;
-      fresh.addQuestion(text, rawAnswerOf(this.benchmark, row), { questionId: id });
-    }
-    if (fresh.size === 0) return;
-    await this.job.storage.saveQuestions(fresh);
-    for (const id of fresh.getQuestionIds()) this.#stored.add(id);
-  }
-}
-
 /** The scenario of a combo key (`<scenario>\t<answering>\t<parsing>[\trep<N>]`). */
 const scenarioOfCombo = (key: string) => key.split("\t")[0] ?? key;
 
@@ -106,14 +73,13 @@ export async function runScenarioJob(
   runLog: string,
 ): Promise<unknown> {
   const prior = job.resuming ? finishedRows(await readScenarioRunLog(runLog)) : [];
-  const questions = new TurnQuestions(job, benchmark);
+  const questions = new TurnQuestions(job.storage, benchmark);
   await questions.store(prior);
   if (prior.length > 0) await job.storage.saveResults(job.id, prior);
   const saver = new ResultSaver(job.storage, job.id);
   // Each execution's rows are saved once their questions are: in order, one execution after another.
   let saving: Promise<void> = Promise.resolve();
   const usageTotals = new UsageTotals();
-  const turns = new Map<string, VerificationResult[]>();
   const run = await benchmark.runScenarios(config, {
     runName: job.input.run_name,
     signal: job.signal,
@@ -126,16 +92,12 @@ export async function runScenarioJob(
         for (const row of prior) usageTotals.add(taskUsage(row));
         job.reportUsage(usageTotals.value);
       } else if (event.type === "combo-start") {
-        turns.set(event.key, []);
         job.taskStarted({ key: event.key, question_id: scenarioOfCombo(event.key) });
       } else if (event.type === "turn") {
-        turns.get(event.key)?.push(event.result);
         usageTotals.add(taskUsage(event.result));
         job.reportUsage(usageTotals.value);
       } else if (event.type === "execution") {
-        const { execution } = event;
-        const rows = turns.get(execution.combo_key) ?? [];
-        turns.delete(execution.combo_key);
+        const { execution, rows } = event;
         saving = saving.then(async () => {
           await questions.store(rows);
           for (const row of rows) saver.add(row);
