@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -153,6 +153,21 @@ describe("karenina verify on a scenario benchmark", () => {
     const stored = await runKarenina("results", "--db", db, saved?.[1] ?? "");
     expect(stored.code, stored.err).toBe(EXIT.ok);
     expect(stored.out).toContain("ask → push");
+  });
+
+  test("--run-root writes the run directory: results.json with scenario_results, a completed manifest", async () => {
+    const file = await scenarioCheckpoint();
+    const root = join(dir, "runs");
+    const { code, err } = await runKarenina(
+      ...scriptedVerifyArgs(server.baseURL, file, "--run-root", root, "--run-label", "pushback"),
+    );
+    expect(code, err).toBe(EXIT.ok);
+    const [directory] = await readdir(root);
+    expect(directory).toMatch(/^pushback_\d{8}T\d{6}Z$/);
+    const manifest = JSON.parse(await readFile(join(root, directory ?? "", "run_manifest.json"), "utf8"));
+    expect(manifest.status).toBe("completed");
+    const exported = await readResultsJson(join(root, directory ?? "", "results.json"));
+    expect(exported.format === "v2.2" ? exported.scenarioResults?.length : null).toBe(1);
   });
 
   test("--dry-run is refused on a scenario benchmark with a clear message", async () => {

@@ -15,7 +15,9 @@ import { DbRunSink } from "./db-runs.js";
 import { untilInterrupted } from "./interruptible.js";
 import type { RecordingRun } from "./recording-flags.js";
 import { resultsReport } from "./results-report.js";
+import { makeRunDirectory, type RunDirectory, RunManifestWriter } from "./run-directory.js";
 import { type RunOutput, refuseToAppend, runOutput } from "./run-output.js";
+import { writeRunTraces } from "./run-traces.js";
 import type { VerifyOptions } from "./verify-config.js";
 
 /** What `verify` has settled before it runs a scenario benchmark. */
@@ -23,6 +25,8 @@ export interface ScenarioVerifyRun {
   target: string;
   replay: ReplayStore | null;
   recording: RecordingRun | null;
+  /** `--run-root`: the run directory (its results file is the run's output), its manifest and trace files. */
+  runDirectory: RunDirectory | null;
   resumeCommand: string;
 }
 
@@ -88,11 +92,40 @@ export async function verifyScenarios(
   const storage = options.db === undefined ? null : await openStorage(options.db);
   const sink = storage === null ? null : await DbRunSink.open(storage, benchmark, config);
   const name = sink !== null && !options.resume ? defaultRunName() : undefined;
+  const directory = run.runDirectory;
+  if (directory !== null) await makeRunDirectory(directory);
+  const manifest =
+    directory === null
+      ? null
+      : await RunManifestWriter.start(directory, {
+          benchmarkPath: run.target,
+          selectedQuestions: benchmark.scenarioCount,
+          config,
+        });
+  let result: ScenarioRun;
   try {
-    await runAndReport(benchmark, config, options, io, run, { output, sink, name, startTime });
+    result = await runAndReport(benchmark, config, options, io, run, { output, sink, name, startTime });
+    if (directory !== null) await writeRunTraces(directory.traces, result.results);
+    await manifest?.finish({ status: "completed", runName: result.summary.runName });
+    if (directory !== null) io.err(`run directory: ${directory.path}\n`);
+  } catch (error) {
+    const interrupted = error instanceof CliExit && error.code === EXIT.interrupted;
+    await manifest?.finish(interrupted ? { status: "interrupted" } : { status: "failed", error });
+    throw error;
   } finally {
     await storage?.close();
   }
+  endScenarioRun(io, result);
+}
+
+/** Exit code 1 when an execution stopped on a failure, naming the first few. */
+function endScenarioRun(io: CliIo, result: ScenarioRun): void {
+  if (result.errors.length === 0) return;
+  for (const entry of result.errors.slice(0, 5)) io.err(`${entry.description}\n`);
+  io.err(
+    `${result.errors.length} execution${result.errors.length === 1 ? "" : "s"} stopped on a failure (exit code 1)\n`,
+  );
+  throw new CliExit(EXIT.checkFailed);
 }
 
 async function runAndReport(
@@ -102,7 +135,7 @@ async function runAndReport(
   io: CliIo,
   run: ScenarioVerifyRun,
   context: { output: RunOutput | null; sink: DbRunSink | null; name: string | undefined; startTime: number },
-): Promise<void> {
+): Promise<ScenarioRun> {
   const { output, sink, startTime } = context;
   const result: ScenarioRun = await untilInterrupted((signal) =>
     benchmark.runScenarios(config, {
@@ -152,11 +185,5 @@ async function runAndReport(
     if (stored !== null)
       io.err(`saved run ${stored.runName} (${stored.processedCount} results) in ${sink.database}\n`);
   }
-  if (result.errors.length > 0) {
-    for (const entry of result.errors.slice(0, 5)) io.err(`${entry.description}\n`);
-    io.err(
-      `${result.errors.length} execution${result.errors.length === 1 ? "" : "s"} stopped on a failure (exit code 1)\n`,
-    );
-    throw new CliExit(EXIT.checkFailed);
-  }
+  return result;
 }

@@ -290,7 +290,7 @@ async function verifyAction(
     chooseQuestions(benchmark, options, target);
   }
   if (benchmark.isScenarioBenchmark && options.extend === undefined)
-    return scenarioRun(benchmark, config, options, context, target);
+    return scenarioRun(benchmark, config, options, context, { target, runDirectory });
   startPythonSandboxEarly(benchmark, config, io, context.session, {
     ...(options.question === undefined ? {} : { questionIds: options.question }),
     includeDrafts: options.includeDrafts === true,
@@ -317,12 +317,11 @@ async function scenarioRun(
   config: VerificationConfig,
   options: VerifyOptions & DistributedFlags,
   context: VerifyContext,
-  target: string,
+  { target, runDirectory }: { target: string; runDirectory: RunDirectory | null },
 ): Promise<void> {
   for (const [flag, given] of [
     ["--dry-run", options.dryRun],
     ["--distributed", options.distributed],
-    ["--run-root", options.runRoot !== undefined],
   ] as const) {
     if (given)
       throw new CliUsageError(`${target} holds scenarios: ${flag} is not available for scenario runs yet`);
@@ -335,6 +334,7 @@ async function scenarioRun(
     target,
     replay,
     recording,
+    runDirectory,
     resumeCommand: resumeCommand(context.rawArgs),
   });
 }
