@@ -1,4 +1,5 @@
 export * from "./agent/index.js";
+export * from "./containers/index.js";
 export * from "./deep-agent/index.js";
 export * from "./mcp/index.js";
 export * from "./replay/index.js";

@@ -84,7 +84,7 @@ export function addAgenticRunOptions(command: Command): Command {
     )
     .option(
       "--allow-commands",
-      "give answering tool-loop agents a run_command tool in their workspace (off by default; not a sandbox: see docs/agentic.md), e.g. --workspace-root ./ws --allow-commands",
+      "give answering tool-loop agents a run_command tool in their workspace (off by default; each command runs in a bubblewrap container unless the model names another backend: see docs/agentic.md), e.g. --workspace-root ./ws --allow-commands",
     );
 }
 

@@ -5,13 +5,19 @@
  */
 import {
   ANTHROPIC_BASE_URL,
+  azureConnection,
+  azureModelsUrl,
   finalizeBaseUrl,
   GOOGLE_BASE_URL,
+  HOSTED_CHAT_APIS,
+  OLLAMA_HOST,
   OPENAI_BASE_URL,
   OPENROUTER_BASE_URL,
+  ollamaApiUrl,
   type ProviderEnv,
 } from "../llm/index.js";
 import {
+  azureOptionsFor,
   type CallAdapter,
   callAdapterFor,
   languageModelFor,
@@ -67,8 +73,22 @@ function extraString(model: ModelConfig, key: string): string | null {
   return typeof value === "string" && value !== "" ? value : null;
 }
 
-/** The base URL each adapter's client uses (see the adapters in `llm/providers`). */
-function baseUrlOf(model: ModelConfig, adapter: CallAdapter, env: ProviderEnv): string {
+/** The URL listing an adapter's models (see the adapters in `llm/providers`). */
+function modelsUrlOf(model: ModelConfig, adapter: Exclude<CallAdapter, "bedrock">, env: ProviderEnv): string {
+  if (adapter === "azure") return azureModelsUrl(azureConnection(azureOptionsFor(model, env)));
+  if (adapter === "ollama") {
+    const host = model.endpoint_base_url ?? extraString(model, "base_url") ?? env.OLLAMA_HOST;
+    return `${ollamaApiUrl(host || OLLAMA_HOST)}/tags`;
+  }
+  return `${baseUrlOf(model, adapter, env)}/models`;
+}
+
+/** The base URL each OpenAI-style adapter's client uses (see the adapters in `llm/providers`). */
+function baseUrlOf(
+  model: ModelConfig,
+  adapter: Exclude<CallAdapter, "azure" | "ollama" | "bedrock">,
+  env: ProviderEnv,
+): string {
   const given = (fallback?: string) =>
     model.endpoint_base_url ??
     extraString(model, "base_url") ??
@@ -88,10 +108,17 @@ function baseUrlOf(model: ModelConfig, adapter: CallAdapter, env: ProviderEnv): 
       return trimSlashes(given() || GOOGLE_BASE_URL);
     case "openrouter":
       return trimSlashes(given() || OPENROUTER_BASE_URL);
+    default: {
+      const api = HOSTED_CHAT_APIS[adapter];
+      const url = given(api.baseUrlVariable);
+      return url ? (api.finalizeBaseUrl ?? trimSlashes)(url) : api.baseURL;
+    }
   }
 }
 
 function authHeaders(adapter: CallAdapter, key: string): Record<string, string> {
+  if (adapter === "ollama" && key === "") return {};
+  if (adapter === "azure") return { "api-key": key };
   if (adapter === "anthropic") return { "x-api-key": key, "anthropic-version": "2023-06-01" };
   if (adapter === "google") return { "x-goog-api-key": key };
   return { authorization: `Bearer ${key}` };
@@ -107,8 +134,10 @@ function probeOf(model: ModelConfig, role: "answering" | "parsing", env: Provide
   if (role === "answering" && model.interface === "claude_agent_sdk") return null;
   const target = languageModelFor(model, { env });
   const adapter = callAdapterFor(model);
+  // Bedrock's model list is on another, SigV4-signed service: its credentials and region were checked above.
+  if (adapter === "bedrock") return null;
   const key = target.secrets?.[0] ?? "";
-  return { url: `${baseUrlOf(model, adapter, env)}/models`, headers: authHeaders(adapter, key), key };
+  return { url: modelsUrlOf(model, adapter, env), headers: authHeaders(adapter, key), key };
 }
 
 function networkCause(error: unknown, timeoutMs: number): string {

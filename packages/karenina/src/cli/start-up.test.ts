@@ -41,6 +41,8 @@ const HEAVY_PACKAGES = [
   /^csv-(parse|stringify)$/,
   /^cli-progress$/,
   /^picomatch$/,
+  /^dockerode$/,
+  /^ollama-ai-provider-v2$/,
 ];
 
 const heavyAmong = (packages: readonly string[]) =>

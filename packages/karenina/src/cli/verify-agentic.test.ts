@@ -217,6 +217,17 @@ describe("karenina verify with workspaces and an agentic judge", () => {
     expect(tools.sort()).toEqual(["list_files", "read_file", "search_files", "write_file"]);
     expect(JSON.stringify(answererRequests()[0]?.body.messages)).toContain("you cannot run commands");
   });
+  test("--allow-commands with no answering model working as an agent says run_command reaches no one", async () => {
+    const file = await workspaceCheckpoint();
+    server.script(
+      { match: { model: "answerer" }, reply: { text: "Fixed it." } },
+      { match: { model: "judge" }, reply: { json: { tests_pass: false } } },
+    );
+    const { err } = await verify(file, "--workspace-root", root, "--allow-commands");
+    expect(err).toContain("warning: --allow-commands: no answering model works as an agent here");
+    expect(answererTools()).toEqual([]);
+  });
+
   test("--agentic-parsing without --workspace-root is a usage error", async () => {
     const file = await workspaceCheckpoint();
     const { code, err } = await runKarenina(...scriptedVerifyArgs(server.baseURL, file, "--agentic-parsing"));

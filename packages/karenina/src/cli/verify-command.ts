@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { Option } from "commander";
 import { Benchmark, selectQuestions } from "../benchmark/index.js";
 import type { ReplayStore } from "../llm/index.js";
-import { loadPriceTable, savePreset, type VerificationConfig } from "../pipeline/index.js";
+import { loadPriceTable, savePreset, usesAgentPort, type VerificationConfig } from "../pipeline/index.js";
 import { DEFAULT_DB_FILE, openStorage } from "../storage/index.js";
 import { TEMPLATE_ISOLATIONS } from "../templates/index.js";
 import { AGENTIC_HELP, addAgenticRunOptions, agenticRunOptions, checkAgenticRun } from "./agentic-options.js";
@@ -281,6 +281,7 @@ async function verifyAction(
     );
   }
   checkAgenticRun(config, options);
+  for (const warning of unusedCommandsWarning(config, options)) io.err(`warning: ${warning}\n`);
   if (options.wizard?.presetName != null) {
     const file = await savePreset(config, options.wizard.presetName, { env });
     io.err(`saved preset "${options.wizard.presetName}" to ${file}\n`);
@@ -309,6 +310,18 @@ async function verifyAction(
     recording,
     runDirectory,
   });
+}
+
+/**
+ * `--allow-commands` reaches only answering models that work as agents in a workspace: with agentic parsing, MCP
+ * servers or a deep agent. Says so when none does (the run then offers `run_command` to no one).
+ */
+function unusedCommandsWarning(config: VerificationConfig, options: VerifyOptions): string[] {
+  if (options.allowCommands !== true || config.agentic_parsing) return [];
+  if (config.answering_models.some((model) => usesAgentPort(model))) return [];
+  return [
+    "--allow-commands: no answering model works as an agent here (tools come with --agentic-parsing, MCP servers or a deep agent), so no model is offered run_command",
+  ];
 }
 
 /** A scenario benchmark runs its scenarios (see `verifyScenarios`); the QA-only flags are refused. */

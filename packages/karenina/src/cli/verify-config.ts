@@ -80,7 +80,21 @@ export interface VerifyOptions extends AgenticOptions, OriginalConfigOptions, Re
   wizard?: WizardAnswers;
 }
 
-const ENDPOINT_INTERFACES = new Set(["openai_endpoint", "openai", "google", "openrouter"]);
+const ENDPOINT_INTERFACES = new Set([
+  "openai_endpoint",
+  "openai",
+  "google",
+  "openrouter",
+  "mistral",
+  "groq",
+  "xai",
+  "deepseek",
+  "together",
+  "ollama",
+  "azure",
+  "bedrock",
+  "cohere",
+]);
 
 /** Turns a model SPEC into a model config; `openai_endpoint` keys come from `--endpoint-key-env` only. */
 export function modelFromSpec(

@@ -21,8 +21,10 @@ const price = (input: number, output: number): ModelPrice => ({
 
 /**
  * Published list prices of common models (USD per million tokens, as listed by the providers in 2025).
- * Prices change: override them with a price file (`karenina verify --prices FILE`). Local models are free
- * unless listed.
+ * Prices change: override them with a price file (`karenina verify --prices FILE`). Local models (Ollama) are
+ * free unless listed; an Azure deployment is priced under its deployment name, so list it in a price file.
+ * Bedrock models are listed under their model ids (on-demand, US regions); a cross-region inference profile
+ * (`us.`, `eu.`, `apac.`, `global.` ...) is priced as its model.
  */
 export const DEFAULT_PRICES: Readonly<PriceTable> = Object.freeze({
   "gpt-4.1": price(2, 8),
@@ -35,7 +37,48 @@ export const DEFAULT_PRICES: Readonly<PriceTable> = Object.freeze({
   "claude-opus-4-1": price(15, 75),
   "gemini-2.5-pro": price(1.25, 10),
   "gemini-2.5-flash": price(0.3, 2.5),
+  "mistral-large-latest": price(2, 6),
+  "mistral-medium-latest": price(0.4, 2),
+  "mistral-small-latest": price(0.1, 0.3),
+  "codestral-latest": price(0.3, 0.9),
+  "llama-3.3-70b-versatile": price(0.59, 0.79),
+  "llama-3.1-8b-instant": price(0.05, 0.08),
+  "openai/gpt-oss-120b": price(0.15, 0.75),
+  "grok-4": price(3, 15),
+  "grok-3": price(3, 15),
+  "grok-3-mini": price(0.3, 0.5),
+  "deepseek-chat": price(0.27, 1.1),
+  "deepseek-reasoner": price(0.55, 2.19),
+  "meta-llama/Llama-3.3-70B-Instruct-Turbo": price(0.88, 0.88),
+  "deepseek-ai/DeepSeek-V3": price(1.25, 1.25),
+  "Qwen/Qwen2.5-72B-Instruct-Turbo": price(1.2, 1.2),
+  "anthropic.claude-sonnet-4-5-20250929-v1:0": price(3, 15),
+  "anthropic.claude-sonnet-4-20250514-v1:0": price(3, 15),
+  "anthropic.claude-3-7-sonnet-20250219-v1:0": price(3, 15),
+  "anthropic.claude-haiku-4-5-20251001-v1:0": price(1, 5),
+  "anthropic.claude-3-5-haiku-20241022-v1:0": price(0.8, 4),
+  "anthropic.claude-opus-4-1-20250805-v1:0": price(15, 75),
+  "amazon.nova-pro-v1:0": price(0.8, 3.2),
+  "amazon.nova-lite-v1:0": price(0.06, 0.24),
+  "amazon.nova-micro-v1:0": price(0.035, 0.14),
+  "meta.llama3-3-70b-instruct-v1:0": price(0.72, 0.72),
+  "meta.llama3-1-8b-instruct-v1:0": price(0.22, 0.22),
+  "mistral.mistral-large-2407-v1:0": price(2, 6),
+  "deepseek.r1-v1:0": price(1.35, 5.4),
+  "command-a-03-2025": price(2.5, 10),
+  "command-r-plus-08-2024": price(2.5, 10),
+  "command-r-08-2024": price(0.15, 0.6),
+  "command-r7b-12-2024": price(0.0375, 0.15),
 });
+
+/** The geography prefix of a Bedrock cross-region inference profile id (`us.anthropic.claude-...`). */
+const INFERENCE_PROFILE_PREFIX = /^(?:us|eu|apac|jp|au|ca|us-gov|global)\./;
+
+/** A model's entry in `table`, a Bedrock inference profile falling back to its model id. */
+function priceOf(model: string, table: Readonly<PriceTable>): ModelPrice | undefined {
+  const own = (name: string) => (Object.hasOwn(table, name) ? table[name] : undefined);
+  return own(model) ?? own(model.replace(INFERENCE_PROFILE_PREFIX, ""));
+}
 
 /** A price file that cannot be read or does not have the expected shape. */
 export class PriceTableError extends KareninaError {
@@ -73,7 +116,7 @@ export async function loadPriceTable(path: string): Promise<PriceTable> {
  */
 export function costOf(usage: UsageMetadata, table: Readonly<PriceTable> = DEFAULT_PRICES): number | null {
   if (usage.cost_usd !== undefined) return usage.cost_usd;
-  const entry = usage.model === undefined ? undefined : table[usage.model];
+  const entry = usage.model === undefined ? undefined : priceOf(usage.model, table);
   if (entry === undefined) return null;
   return (
     (usage.input_tokens * entry.input_per_million + usage.output_tokens * entry.output_per_million) / 1e6

@@ -35,7 +35,7 @@ export interface RunServiceOptions {
    * `workspace_path` relative to it). Needed by agentic parsing; `Benchmark.runVerification` passes its own.
    */
   workspaceRoot?: string | null;
-  /** Give answering tool-loop agents `run_command` in their workspace. Off by default: it is not a sandbox. */
+  /** Give answering tool-loop agents `run_command` in their workspace (off by default; where it runs: the model's `agent_runtime`, a bubblewrap container by default). */
   agentCommands?: boolean;
   /**
    * The Python sandbox of the questions' trust domain (`Benchmark.runVerification` passes its benchmark's).

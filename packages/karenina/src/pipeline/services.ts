@@ -36,7 +36,7 @@ export interface RunServices extends CallServices {
   callables: CallableRegistry | null;
   /** The benchmark's workspace root (seed 002 §8): where agents' working directories are made; null if none. */
   workspaceRoot: string | null;
-  /** Answering tool-loop agents get `run_command` in their workspace (off by default; not a sandbox). */
+  /** Answering tool-loop agents get `run_command` in their workspace (off by default; a container by default). */
   agentCommands: boolean;
   /** Workspaces shared by the tasks of one shared answer: the last task to finish cleans up. */
   workspaces: WorkspaceLeases;

@@ -10,6 +10,8 @@ import type { AddressInfo } from "node:net";
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The query string without its `?` (empty when there is none). */
+  query: string;
   headers: Record<string, string | string[] | undefined>;
   body: Record<string, unknown>;
 }
@@ -158,9 +160,9 @@ export async function startScriptedHttp<Rule extends ScriptedRule>(
   };
 
   const server = createServer(async (req, res) => {
-    const path = (req.url ?? "").split("?")[0] ?? "";
+    const [path = "", query = ""] = (req.url ?? "").split("?", 2);
     const body: Record<string, unknown> = await readJson(req).catch(() => ({}));
-    const request = { method: req.method ?? "", path, headers: req.headers, body };
+    const request = { method: req.method ?? "", path, query, headers: req.headers, body };
     requests.push(request);
     track(["all", ...(typeof body.model === "string" ? [body.model] : [])], res);
     let taken: Rule | undefined;
@@ -195,4 +197,18 @@ export async function startScriptedHttp<Rule extends ScriptedRule>(
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/**
+ * The text of the last user message of a chat request body (`messages`): its string content, or its parts'
+ * `text` joined (OpenAI parts, Bedrock's Converse blocks); `""` when there is none.
+ */
+export function lastUserText(body: Record<string, unknown>): string {
+  const messages = Array.isArray(body.messages)
+    ? (body.messages as { role?: string; content?: unknown }[])
+    : [];
+  const content = messages.filter((m) => m.role === "user").at(-1)?.content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return (content as { text?: unknown }[]).map((p) => (typeof p.text === "string" ? p.text : "")).join("");
 }

@@ -18,6 +18,7 @@ import {
   type ProviderEnv,
 } from "../../llm/index.js";
 import { AgentExecutionError, agentResult } from "../agent/index.js";
+import { type ClaudeCodeContainer, type ContainerLimits, claudeCodeContainer } from "../containers/index.js";
 import { claudeQueryOptions } from "./query-options.js";
 import { type SdkFrame, traceFromSdkMessages } from "./sdk-trace.js";
 
@@ -41,6 +42,19 @@ export interface ClaudeAgentSettings {
   timeoutMs?: number;
   /** MCP servers attached to every run. */
   mcp?: McpAttachment | null;
+  /**
+   * Run Claude Code inside a bubblewrap container (see `claudeCodeContainer`) with these limits; null or
+   * absent: as a host process.
+   */
+  container?: ClaudeContainerSettings | null;
+}
+
+/** The container of a deep agent: bubblewrap, with `run_command`'s limits. */
+export interface ClaudeContainerSettings {
+  backend: "bubblewrap";
+  limits?: Partial<ContainerLimits>;
+  /** The `bwrap` program; default the first on PATH. */
+  bwrapPath?: string;
 }
 
 const DEFAULT_MAX_TURNS = 25;
@@ -121,6 +135,27 @@ export function claudeAgentPort(settings: ClaudeAgentSettings): AgentPort {
       const stderr = { tail: "" };
       const frames: SdkFrame[] = [];
       const { prompt, system } = promptOf(messages);
+      const cwd = options.workingDir ?? process.cwd();
+      let container: ClaudeCodeContainer | null = null;
+      try {
+        if (settings.container != null) {
+          // Made before the session, so that a missing backend fails the run instead of falling back to the host.
+          container = await claudeCodeContainer({
+            workspace: cwd,
+            ...(settings.container.limits === undefined ? {} : { limits: settings.container.limits }),
+            ...(settings.container.bwrapPath === undefined
+              ? {}
+              : { bwrapPath: settings.container.bwrapPath }),
+            stderr: (data) => {
+              stderr.tail = (stderr.tail + data).slice(-STDERR_TAIL);
+            },
+          });
+        }
+      } catch (error) {
+        guard.signal.removeEventListener("abort", abort);
+        guard.dispose();
+        throw error;
+      }
       try {
         // Loaded on first use: the SDK is large and only deep-agent runs need it.
         const { query } = await import("@anthropic-ai/claude-agent-sdk");
@@ -129,7 +164,7 @@ export function claudeAgentPort(settings: ClaudeAgentSettings): AgentPort {
           options: claudeQueryOptions({
             modelName: model,
             systemPrompt: system,
-            cwd: options.workingDir ?? process.cwd(),
+            cwd,
             maxTurns: options.maxTurns ?? settings.maxTurns ?? DEFAULT_MAX_TURNS,
             env,
             mcp: options.mcp === undefined ? (settings.mcp ?? null) : options.mcp,
@@ -141,6 +176,7 @@ export function claudeAgentPort(settings: ClaudeAgentSettings): AgentPort {
             ...(settings.pathToClaudeCodeExecutable === undefined
               ? {}
               : { pathToClaudeCodeExecutable: settings.pathToClaudeCodeExecutable }),
+            ...(container === null ? {} : { spawnClaudeCodeProcess: container.spawn }),
           }),
         });
         for await (const frame of stream) frames.push(frame as SdkFrame);
@@ -158,6 +194,7 @@ export function claudeAgentPort(settings: ClaudeAgentSettings): AgentPort {
       } finally {
         guard.signal.removeEventListener("abort", abort);
         guard.dispose();
+        await container?.dispose();
       }
       const run = traceFromSdkMessages(frames);
       const outcome = {

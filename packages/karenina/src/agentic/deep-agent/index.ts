@@ -1,4 +1,9 @@
-export { type ClaudeAgentSettings, claudeAgentPort, claudeEnv } from "./claude-agent.js";
+export {
+  type ClaudeAgentSettings,
+  type ClaudeContainerSettings,
+  claudeAgentPort,
+  claudeEnv,
+} from "./claude-agent.js";
 export {
   type ClaudeQueryInput,
   claudeQueryOptions,

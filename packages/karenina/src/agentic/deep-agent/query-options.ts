@@ -24,6 +24,8 @@ export interface ClaudeQueryInput {
   readOnly: boolean;
   /** Another Claude Code executable than the one bundled with the SDK. */
   pathToClaudeCodeExecutable?: string;
+  /** Starts Claude Code in a container instead of as a host process (the SDK's `spawnClaudeCodeProcess`). */
+  spawnClaudeCodeProcess?: Options["spawnClaudeCodeProcess"];
   abortController: AbortController;
   /** Receives Claude Code's stderr. */
   stderr: (data: string) => void;
@@ -107,5 +109,8 @@ export function claudeQueryOptions(input: ClaudeQueryInput): Options {
     ...(input.pathToClaudeCodeExecutable === undefined
       ? {}
       : { pathToClaudeCodeExecutable: input.pathToClaudeCodeExecutable }),
+    ...(input.spawnClaudeCodeProcess === undefined
+      ? {}
+      : { spawnClaudeCodeProcess: input.spawnClaudeCodeProcess }),
   };
 }

@@ -9,6 +9,9 @@ export interface RunCommandInput {
   args?: string[];
 }
 
+/** Which limit of a container backend most likely ended a command (see {@link RunCommandOutput.limit}). */
+export type CommandLimit = "wall_clock" | "cpu_time" | "memory" | "processes";
+
 export interface RunCommandOutput {
   /** Null when a signal ended the command. */
   exit_code: number | null;
@@ -19,6 +22,42 @@ export interface RunCommandOutput {
   timed_out: boolean;
   /** True when stdout or stderr passed `commandOutputBytes` and was cut there. */
   output_truncated: boolean;
+  /** Set by container backends when a limit of the container ended or hindered the command. */
+  limit?: CommandLimit;
+  /** Set with `limit`: what happened, in a sentence for the model. */
+  note?: string;
+}
+
+/** The limits every command runner applies. */
+export type CommandRunLimits = Pick<WorkspaceToolLimits, "commandOutputBytes" | "commandTimeoutMs">;
+
+/**
+ * Where `run_command` runs a program: on the host ({@link hostCommandRunner}) or inside a container backend
+ * (`bubblewrapRunner`). A runner that cannot run anything fails when it is made, never at the first call.
+ */
+export interface CommandRunner {
+  /** `host`, `bubblewrap`, ... */
+  readonly name: string;
+  /** Whether commands are confined (the answering prompt's "sandboxed execution"). */
+  readonly sandboxed: boolean;
+  /** One sentence for the tool's description: where commands run and what confines them. */
+  readonly description: string;
+  run(
+    workspace: string,
+    input: RunCommandInput,
+    limits: CommandRunLimits,
+    signal?: AbortSignal,
+  ): Promise<RunCommandOutput>;
+}
+
+/** A process to start: the program, its argv, its working directory and its whole environment. */
+export interface ProcessLaunch {
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** The command as the agent named it, for the error when the program cannot start. */
+  shownAs: string;
 }
 
 /** Collects a stream up to `limit` bytes, reading (and dropping) the rest so the command is never blocked. */
@@ -53,21 +92,18 @@ function killGroup(pid: number | undefined): void {
 }
 
 /**
- * Runs a program in the workspace: argv as given (no shell), cwd = the workspace, an environment of only
- * `PATH` and `HOME` (= the workspace), no stdin, output capped, killed with its children after the time limit
- * or when `signal` aborts. This is not a security sandbox: the program runs as this user, with this user's
- * rights over the whole file system and the network.
+ * Runs a process in its own process group with no stdin, output capped, killed with its group after the
+ * time limit or when `signal` aborts; the group is killed too once the process exits.
  */
-export function runCommand(
-  workspace: string,
-  input: RunCommandInput,
-  limits: Pick<WorkspaceToolLimits, "commandOutputBytes" | "commandTimeoutMs">,
+export function runProcess(
+  launch: ProcessLaunch,
+  limits: CommandRunLimits,
   signal?: AbortSignal,
 ): Promise<RunCommandOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn(input.command, input.args ?? [], {
-      cwd: workspace,
-      env: { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", HOME: workspace },
+    const child = spawn(launch.file, [...launch.args], {
+      cwd: launch.cwd,
+      env: launch.env,
       stdio: ["ignore", "pipe", "pipe"],
       shell: false,
       detached: true,
@@ -92,7 +128,7 @@ export function runCommand(
       reject(
         new WorkspaceToolError(
           "run_command",
-          `cannot start ${JSON.stringify(input.command)} (${error.code ?? error.message})`,
+          `cannot start ${JSON.stringify(launch.shownAs)} (${error.code ?? error.message})`,
         ),
       );
     });
@@ -112,3 +148,40 @@ export function runCommand(
     if (signal?.aborted) abort();
   });
 }
+
+/**
+ * Runs a program in the workspace: argv as given (no shell), cwd = the workspace, an environment of only
+ * `PATH` and `HOME` (= the workspace), no stdin, output capped, killed with its children after the time limit
+ * or when `signal` aborts. This is not a security sandbox: the program runs as this user, with this user's
+ * rights over the whole file system and the network.
+ */
+export function runCommand(
+  workspace: string,
+  input: RunCommandInput,
+  limits: CommandRunLimits,
+  signal?: AbortSignal,
+): Promise<RunCommandOutput> {
+  return runProcess(
+    {
+      file: input.command,
+      args: input.args ?? [],
+      cwd: workspace,
+      env: { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", HOME: workspace },
+      shownAs: input.command,
+    },
+    limits,
+    signal,
+  );
+}
+
+/**
+ * The host backend: commands run as the user running karenina, unconfined ({@link runCommand}). Only for
+ * agents and workspaces you trust.
+ */
+export const hostCommandRunner: CommandRunner = Object.freeze({
+  name: "host",
+  sandboxed: false,
+  description:
+    "It runs on the host, as the user running karenina, with the workspace as working directory (not a sandbox).",
+  run: runCommand,
+});

@@ -5,7 +5,7 @@ import { WorkspaceToolError } from "./errors.js";
 import { DEFAULT_TOOL_LIMITS, type WorkspaceToolLimits } from "./limits.js";
 import { type ListFilesOutput, listFiles } from "./list-files.js";
 import { type ReadFileOutput, readFile } from "./read-file.js";
-import { type RunCommandOutput, runCommand } from "./run-command.js";
+import { type CommandRunner, hostCommandRunner, type RunCommandOutput } from "./run-command.js";
 import { type SearchFilesOutput, searchFiles } from "./search-files.js";
 import { type WriteFileOutput, writeFile } from "./write-file.js";
 
@@ -22,6 +22,11 @@ export interface ReadWriteToolsOptions {
   allowCommands?: boolean;
   /** `run_command`'s time limit; 60 s by default. */
   commandTimeoutMs?: number;
+  /**
+   * Where `run_command` runs programs: the host ({@link hostCommandRunner}, the default here) or a container
+   * backend (`bubblewrapRunner`). The pipeline chooses it from the model's `agent_runtime`.
+   */
+  commandRunner?: CommandRunner;
   limits?: Partial<WorkspaceToolLimits>;
 }
 
@@ -140,15 +145,16 @@ export function workspaceTools(
     }),
   };
   if (options.allowCommands !== true) return writable;
+  const runner = options.commandRunner ?? hostCommandRunner;
   return {
     ...writable,
     run_command: tool({
       description:
         "Run a program in the workspace directory: command is the program, args its arguments (no shell: " +
         `no pipes, globs or redirections unless you run a shell yourself). Killed after ${limits.commandTimeoutMs} ms; ` +
-        `output cut at ${limits.commandOutputBytes} bytes per stream.`,
+        `output cut at ${limits.commandOutputBytes} bytes per stream. ${runner.description}`,
       inputSchema: z.object({ command: z.string().min(1), args: z.array(z.string()).optional() }),
-      execute: (input, { abortSignal }) => runCommand(root, input, limits, abortSignal),
+      execute: (input, { abortSignal }) => runner.run(root, input, limits, abortSignal),
     }),
   };
 }

@@ -7,6 +7,25 @@ export {
 } from "./anthropic.js";
 export { type ApiKeySource, type ProviderEnv, resolveApiKey } from "./api-key.js";
 export {
+  type AzureConnection,
+  type AzureOptions,
+  azureConnection,
+  azureLlm,
+  azureModel,
+  azureModelsUrl,
+  azureParser,
+} from "./azure.js";
+export {
+  type BedrockConnection,
+  type BedrockCredentials,
+  type BedrockOptions,
+  bedrockConnection,
+  bedrockLlm,
+  bedrockModel,
+  bedrockParser,
+  bedrockRuntimeUrl,
+} from "./bedrock.js";
+export {
   type EmbeddingModelTarget,
   type EmbeddingPort,
   type EmbeddingResult,
@@ -24,6 +43,27 @@ export {
   googleModel,
   googleParser,
 } from "./google.js";
+export {
+  cohereV2Url,
+  HOSTED_CHAT_APIS,
+  type HostedChatAdapter,
+  type HostedChatApi,
+  type HostedChatOptions,
+  hostedChatLlm,
+  hostedChatModel,
+  hostedChatParser,
+} from "./hosted-chat.js";
+export { type LazyEmbeddingModelSource, lazyEmbeddingModel } from "./lazy-embedding-model.js";
+export { type LazyModelSource, lazyLanguageModel } from "./lazy-model.js";
+export {
+  OLLAMA_HOST,
+  type OllamaOptions,
+  ollamaApiUrl,
+  ollamaBaseUrl,
+  ollamaLlm,
+  ollamaModel,
+  ollamaParser,
+} from "./ollama.js";
 export { OPENAI_BASE_URL, type OpenAiOptions, openAiLlm, openAiModel, openAiParser } from "./openai.js";
 export {
   type BaseUrlMode,
@@ -40,3 +80,13 @@ export {
   openRouterModel,
   openRouterParser,
 } from "./openrouter.js";
+export {
+  azureEmbeddings,
+  bedrockEmbeddings,
+  EMBEDDING_ADAPTERS,
+  type HostedEmbeddingAdapter,
+  type HostedEmbeddingOptions,
+  hostedEmbeddings,
+  type OllamaEmbeddingOptions,
+  ollamaEmbeddings,
+} from "./provider-embeddings.js";

@@ -78,7 +78,9 @@ test("an openai_endpoint model without its key is unavailable, even with OPENAI_
 test("interfaces of the original map to the adapters serving them", () => {
   expect(adapterTarget("langchain", "openai")).toBe("openai");
   expect(adapterTarget("langchain", "google_genai")).toBe("google");
-  expect(adapterTarget("langchain", "mistralai")).toBeNull();
+  expect(adapterTarget("langchain", "mistralai")).toBe("mistral");
+  expect(adapterTarget("langchain", "bedrock")).toBe("bedrock");
+  expect(adapterTarget("langchain", "ibm")).toBeNull();
   expect(adapterTarget("openrouter", null)).toBe("openai-compatible");
   expect(adapterTarget("claude_tool", null)).toBe("anthropic");
   expect(adapterTarget("manual", null)).toBe("manual");
@@ -108,9 +110,9 @@ describe("models the library cannot call", () => {
   });
 
   test("a LangChain provider without an adapter, or a missing provider, is named with a hint", () => {
-    const mistral = model({ interface: "langchain", model_provider: "mistralai" });
-    expect(() => llmPortFor(mistral)).toThrow(
-      /provider mistralai has no adapter here; use the openai, anthropic or google/,
+    const ibm = model({ interface: "langchain", model_provider: "ibm" });
+    expect(() => llmPortFor(ibm)).toThrow(
+      /provider ibm has no adapter here; the supported providers are openai, anthropic, google_genai, mistralai/,
     );
     expect(() => llmPortFor(model({ interface: "langchain" }))).toThrow(/needs model_provider/);
   });

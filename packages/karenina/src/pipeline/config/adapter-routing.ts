@@ -4,16 +4,29 @@
  */
 import {
   AdapterUnavailableError,
+  type AzureOptions,
   anthropicModel,
+  azureEmbeddings,
+  azureModel,
   type BaseUrlMode,
+  type BedrockOptions,
+  bedrockEmbeddings,
+  bedrockModel,
+  EMBEDDING_ADAPTERS,
   type EmbeddingPort,
   googleModel,
+  HOSTED_CHAT_APIS,
+  type HostedChatAdapter,
+  hostedChatModel,
+  hostedEmbeddings,
   type LanguageModelTarget,
   type LlmPort,
   languageModelLlm,
   languageModelParser,
   type ModelCallSettings,
   type OpenAiEndpointOptions,
+  ollamaEmbeddings,
+  ollamaModel,
   openAiEmbeddings,
   openAiEndpointEmbeddings,
   openAiEndpointModel,
@@ -26,7 +39,7 @@ import {
   recordingParserPort,
 } from "../../llm/index.js";
 import type { ModelConfig } from "./model/index.js";
-import { callAdapterTarget, INTERFACES, isKnownInterface } from "./model/index.js";
+import { callAdapterTarget, INTERFACES, isKnownInterface, supportedProviderNames } from "./model/index.js";
 
 const BASE_URL_MODES = new Set<string>(["auto_v1", "raw"]);
 
@@ -42,7 +55,27 @@ export interface PortRoutingOptions {
 }
 
 /** The adapters a model config can be served by for single calls. */
-export type CallAdapter = "openai_endpoint" | "openrouter" | "openai" | "anthropic" | "google";
+export type CallAdapter =
+  | "openai_endpoint"
+  | "openrouter"
+  | "openai"
+  | "anthropic"
+  | "google"
+  | HostedChatAdapter
+  | "ollama"
+  | "azure"
+  | "bedrock";
+
+/** The adapters that a `langchain` provider name (or the interface of the same name) leads to. */
+const PROVIDER_ADAPTERS = new Set<string>([
+  "openai",
+  "anthropic",
+  "google",
+  ...Object.keys(HOSTED_CHAT_APIS),
+  "ollama",
+  "azure",
+  "bedrock",
+]);
 
 /**
  * The `openai_endpoint` adapter settings of a model: base URL and key from the model (the key is never read
@@ -93,6 +126,23 @@ const CONTROL_KWARGS = new Set([
   "timeout",
   "request_timeout",
   "max_retries",
+  // Azure OpenAI's connection, as LangChain's AzureChatOpenAI takes it.
+  "azure_endpoint",
+  "azure_deployment",
+  "deployment_name",
+  "api_version",
+  "openai_api_version",
+  "resource_name",
+  // Amazon Bedrock's connection, as LangChain's ChatBedrockConverse takes it.
+  "region_name",
+  "region",
+  "aws_access_key_id",
+  "aws_secret_access_key",
+  "aws_session_token",
+  "endpoint_url",
+  "credentials_profile_name",
+  // Cohere's key, as LangChain's ChatCohere takes it.
+  "cohere_api_key",
 ]);
 
 /** Keys whose object the original's OpenAI client merges into the request body (LangChain `ChatOpenAI`). */
@@ -125,10 +175,11 @@ function extraString(model: ModelConfig, key: string): string | null {
 const KNOWN = () => Object.keys(INTERFACES).join(", ");
 
 /**
- * The adapter serving a model's LLM and parser calls: `openai_endpoint` and `openrouter` as named; `openai`,
- * `anthropic`, `google` as named; `claude_tool` (and the judge calls of `claude_agent_sdk`) → anthropic;
- * `langchain` (and the judge calls of `langchain_deep_agents`) by `model_provider`: openai, anthropic,
- * google_genai.
+ * The adapter serving a model's LLM and parser calls: `openai_endpoint`, `openrouter`, `openai`, `anthropic`,
+ * `google`, `mistral`, `groq`, `xai`, `deepseek`, `together`, `ollama`, `azure`, `bedrock`, `cohere` as named;
+ * `claude_tool` (and the judge calls of `claude_agent_sdk`) → anthropic; `langchain` (and the judge calls of
+ * `langchain_deep_agents`) by `model_provider` (see `PROVIDERS`: openai, anthropic, google_genai, mistralai,
+ * groq, xai, deepseek, together, ollama, azure_openai, bedrock, bedrock_converse, cohere).
  * @throws {AdapterUnavailableError} for `manual` and `taskeval` (they have no LLM), an unknown interface, a
  * missing `model_name` or `model_provider`, or a provider with no adapter here.
  */
@@ -153,15 +204,15 @@ export function callAdapterFor(model: ModelConfig): CallAdapter {
   }
   if (INTERFACES[name]?.requiresProvider && !model.model_provider) {
     throw new AdapterUnavailableError(
-      `${label}: interface ${name} needs model_provider (openai, anthropic or google_genai)`,
+      `${label}: interface ${name} needs model_provider (one of ${supportedProviderNames()})`,
       "missing model_provider",
     );
   }
   if (name === "openai_endpoint" || name === "openrouter") return name;
   const target = callAdapterTarget(name, model.model_provider);
-  if (target === "openai" || target === "anthropic" || target === "google") return target;
+  if (target !== null && PROVIDER_ADAPTERS.has(target)) return target as CallAdapter;
   throw new AdapterUnavailableError(
-    `${label}: interface ${name}${model.model_provider ? ` with provider ${model.model_provider}` : ""} has no adapter here; use the openai, anthropic or google interface, or openai_endpoint with the provider's OpenAI-compatible URL`,
+    `${label}: interface ${name}${model.model_provider ? ` with provider ${model.model_provider}` : ""} has no adapter here; the supported providers are ${supportedProviderNames()}; for another provider use openai_endpoint with its OpenAI-compatible URL`,
     "no adapter",
     "openai_endpoint",
   );
@@ -171,7 +222,11 @@ export function callAdapterFor(model: ModelConfig): CallAdapter {
  * The AI SDK model serving a model config's calls, with its key resolved: the model's secret field
  * (`endpoint_api_key`, or `anthropic_api_key` for Anthropic), then `extra_kwargs.api_key`, then the
  * environment (`OPENAI_API_KEY`; `ANTHROPIC_API_KEY`; `GOOGLE_GENERATIVE_AI_API_KEY`, `GEMINI_API_KEY`,
- * `GOOGLE_API_KEY`; `OPENROUTER_API_KEY`). `openai_endpoint` takes its key from the model only.
+ * `GOOGLE_API_KEY`; `OPENROUTER_API_KEY`; `MISTRAL_API_KEY`, `GROQ_API_KEY`, `XAI_API_KEY`, `DEEPSEEK_API_KEY`,
+ * `TOGETHER_API_KEY`; `AZURE_OPENAI_API_KEY`; `COHERE_API_KEY`, `CO_API_KEY`). `openai_endpoint` takes its key
+ * from the model only; `ollama` needs none. Azure's deployment, API version and endpoint may also come from
+ * `extra_kwargs` (`azure_deployment`, `api_version`, `azure_endpoint`), as LangChain's `AzureChatOpenAI` takes
+ * them; Bedrock's region, access keys and endpoint likewise (see {@link bedrockOptionsFor}).
  * @throws {AdapterUnavailableError} as {@link callAdapterFor} does, or naming the variable to set when no key is found.
  */
 export function languageModelFor(model: ModelConfig, options: PortRoutingOptions = {}): LanguageModelTarget {
@@ -210,7 +265,80 @@ export function languageModelFor(model: ModelConfig, options: PortRoutingOptions
         baseURL: model.endpoint_base_url ?? extraUrl,
         env,
       });
+    case "ollama":
+      return ollamaModel({
+        ...settings,
+        apiKey: model.endpoint_api_key?.reveal() ?? extraKey,
+        baseURL: model.endpoint_base_url ?? extraUrl,
+        env,
+      });
+    case "azure":
+      return azureModel(azureOptionsFor(model, env));
+    case "bedrock":
+      return bedrockModel(bedrockOptionsFor(model, env));
+    default:
+      return hostedChatModel(adapter, { ...settings, ...hostedKeyAndUrl(model, adapter), env });
   }
+}
+
+/**
+ * The key and base URL a hosted adapter's model gives: its `endpoint_api_key` (else `extra_kwargs.api_key`, and
+ * for Cohere `extra_kwargs.cohere_api_key`) and its `endpoint_base_url` (else `extra_kwargs.base_url`); null
+ * where not given, so that the adapter reads the environment.
+ */
+function hostedKeyAndUrl(model: ModelConfig, adapter: CallAdapter) {
+  return {
+    apiKey:
+      model.endpoint_api_key?.reveal() ??
+      extraString(model, "api_key") ??
+      (adapter === "cohere" ? extraString(model, "cohere_api_key") : null),
+    baseURL: model.endpoint_base_url ?? extraString(model, "base_url"),
+  };
+}
+
+/**
+ * The `azure` adapter settings of a model: the key, endpoint, deployment, API version and resource name from
+ * the model's fields, then `extra_kwargs` as LangChain's `AzureChatOpenAI` takes them (`azure_endpoint`,
+ * `azure_deployment` or `deployment_name`, `api_version` or `openai_api_version`, `resource_name`).
+ */
+export function azureOptionsFor(model: ModelConfig, env: ProviderEnv = process.env): AzureOptions {
+  return {
+    ...modelCallSettings(model),
+    apiKey: model.endpoint_api_key?.reveal() ?? extraString(model, "api_key"),
+    baseURL:
+      model.endpoint_base_url ?? extraString(model, "azure_endpoint") ?? extraString(model, "base_url"),
+    deployment: extraString(model, "azure_deployment") ?? extraString(model, "deployment_name"),
+    apiVersion: extraString(model, "api_version") ?? extraString(model, "openai_api_version"),
+    resourceName: extraString(model, "resource_name"),
+    env,
+  };
+}
+
+/**
+ * The `bedrock` adapter settings of a model, as LangChain's `ChatBedrockConverse` takes them: the region from
+ * `extra_kwargs.region_name` (or `region`); access keys from `aws_access_key_id`, `aws_secret_access_key`,
+ * `aws_session_token`; a Bedrock API key from the model's `endpoint_api_key` (or `extra_kwargs.api_key`); the
+ * endpoint from `endpoint_base_url`, `extra_kwargs.endpoint_url` or `base_url`. What is not given is read from
+ * `env` (see {@link BedrockOptions}).
+ * @throws {AdapterUnavailableError} for `credentials_profile_name`: AWS profiles are not read here.
+ */
+export function bedrockOptionsFor(model: ModelConfig, env: ProviderEnv = process.env): BedrockOptions {
+  if (extraString(model, "credentials_profile_name") !== null) {
+    throw new AdapterUnavailableError(
+      `model ${model.id}: extra_kwargs.credentials_profile_name names an AWS profile, and profiles are not read here; export the profile's keys (aws configure export-credentials --format env) or use AWS_BEARER_TOKEN_BEDROCK`,
+      "AWS profiles unsupported",
+    );
+  }
+  return {
+    ...modelCallSettings(model),
+    region: extraString(model, "region_name") ?? extraString(model, "region"),
+    apiKey: model.endpoint_api_key?.reveal() ?? extraString(model, "api_key"),
+    accessKeyId: extraString(model, "aws_access_key_id"),
+    secretAccessKey: extraString(model, "aws_secret_access_key"),
+    sessionToken: extraString(model, "aws_session_token"),
+    baseURL: model.endpoint_base_url ?? extraString(model, "endpoint_url") ?? extraString(model, "base_url"),
+    env,
+  };
 }
 
 /**
@@ -253,10 +381,14 @@ export function parserPortFor(model: ModelConfig, options: PortRoutingOptions = 
 }
 
 /**
- * The `EmbeddingPort` for the embedding model `embeddingModelName`, reached through a model config's
- * connection: an `openai_endpoint` model's base URL and key, or an OpenAI model's (`openai`, or `langchain`
- * with provider `openai`) key and optional `endpoint_base_url`.
- * @throws {AdapterUnavailableError} for any other model, or when the key is missing.
+ * The `EmbeddingPort` for the embedding model `embeddingModelName` (spec 04 §10), reached through a model
+ * config's connection, with the key, URL and environment conventions of its adapter: `openai_endpoint` (the
+ * model's base URL and key), `openai`, `mistral` (`mistral-embed`), `together`, `cohere` (`embed-english-v3.0`,
+ * ...), `azure` (`embeddingModelName` is the embedding deployment), `ollama` (native `/api/embed`) and `bedrock`
+ * (`amazon.titan-embed-text-v2:0`, `cohere.embed-english-v3`, ...), as named or through `langchain`'s
+ * provider names. The provider's package is imported at the first `embed`.
+ * @throws {AdapterUnavailableError} for an adapter whose provider has no embeddings here (the message lists
+ * those that have), or when the key or another setting is missing.
  */
 export function embeddingPortFor(
   model: ModelConfig,
@@ -275,19 +407,27 @@ export function embeddingPortFor(
       ...requestTimeoutMs,
     });
   }
+  const env = options.env ?? process.env;
+  const named = { modelName: embeddingModelName, env, ...requestTimeoutMs };
   const adapter = callAdapterFor(model);
-  if (adapter === "openai") {
-    return openAiEmbeddings({
-      modelName: embeddingModelName,
-      apiKey: model.endpoint_api_key?.reveal() ?? extraString(model, "api_key"),
-      baseURL: model.endpoint_base_url ?? extraString(model, "base_url"),
-      env: options.env ?? process.env,
-      ...requestTimeoutMs,
-    });
+  switch (adapter) {
+    case "openai":
+      return openAiEmbeddings({ ...named, ...hostedKeyAndUrl(model, adapter) });
+    case "mistral":
+    case "together":
+    case "cohere":
+      return hostedEmbeddings(adapter, { ...named, ...hostedKeyAndUrl(model, adapter) });
+    case "ollama":
+      return ollamaEmbeddings({ ...named, ...hostedKeyAndUrl(model, adapter) });
+    case "azure":
+      return azureEmbeddings({ ...azureOptionsFor(model, env), ...named, deployment: embeddingModelName });
+    case "bedrock":
+      return bedrockEmbeddings({ ...bedrockOptionsFor(model, env), ...named });
+    default:
+      throw new AdapterUnavailableError(
+        `model ${model.id}: ${adapter}${model.interface === adapter ? "" : ` (interface ${model.interface}${model.model_provider ? `, provider ${model.model_provider}` : ""})`} has no embeddings API here; embeddings are served by ${EMBEDDING_ADAPTERS.join(", ")} models (langchain providers openai, mistralai, together, cohere, azure_openai, ollama, bedrock); set the embedding check's model on one of them`,
+        "no embedding adapter",
+        "openai_endpoint",
+      );
   }
-  throw new AdapterUnavailableError(
-    `model ${model.id}: embeddings are served through openai_endpoint or openai models, not ${model.interface}${model.model_provider ? ` (provider ${model.model_provider})` : ""}`,
-    "no embedding adapter",
-    "openai_endpoint",
-  );
 }

@@ -19,6 +19,7 @@ import {
   recordingAgentPort,
 } from "../../llm/index.js";
 import { languageModelFor, requestKwargs } from "./adapter-routing.js";
+import { deepAgentContainerFor } from "./command-routing.js";
 import type { ModelConfig } from "./model/index.js";
 import {
   AgentMiddlewareConfigSchema,
@@ -156,6 +157,7 @@ function liveAgentPortFor(model: ModelConfig, options: AgentRoutingOptions): Age
       baseURL: model.anthropic_base_url ?? extraString(model, "base_url"),
       env,
       readOnly: model.agent_runtime?.access_mode === "read_only",
+      container: deepAgentContainerFor(model.agent_runtime ?? null),
       ...(options.pathToClaudeCodeExecutable === undefined
         ? {}
         : { pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable }),

@@ -1,4 +1,5 @@
 export {
+  azureOptionsFor,
   type CallAdapter,
   callAdapterFor,
   embeddingPortFor,
@@ -18,12 +19,19 @@ export {
   mcpAttachmentFor,
   usesAgentPort,
 } from "./agent-routing.js";
+export {
+  type CommandBackendName,
+  commandBackendFor,
+  commandRunnerFor,
+  deepAgentContainerFor,
+} from "./command-routing.js";
 export { verificationConfigWarnings } from "./config-warnings.js";
 export { ConfigError, PresetError, PresetNotFoundError } from "./errors.js";
 export {
   type AdapterTarget,
   type AgentMiddlewareConfig,
   AgentMiddlewareConfigSchema,
+  type AgentRuntimeConfig,
   AgentRuntimeConfigSchema,
   type AgentTier,
   adapterTarget,
@@ -41,6 +49,7 @@ export {
   Secret,
   SecretSchema,
   summarizationTrigger,
+  supportedProviderNames,
   withEndpointKey,
 } from "./model/index.js";
 export {

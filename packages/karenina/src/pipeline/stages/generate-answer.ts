@@ -9,7 +9,13 @@ import {
 import { displayString } from "../../results/index.js";
 import type { SharedAnswer } from "../answer-share.js";
 import { classifyError, describeException } from "../classify-error.js";
-import { agentTierFor, modelIdentity, usesAgentPort } from "../config/index.js";
+import {
+  agentTierFor,
+  commandBackendFor,
+  commandRunnerFor,
+  modelIdentity,
+  usesAgentPort,
+} from "../config/index.js";
 import type { VerificationContext } from "../context.js";
 import { answeringMessages, promptForTask, workspaceParagraph } from "../prompts/index.js";
 import type { Stage } from "../stage.js";
@@ -43,7 +49,11 @@ function agentCapabilities(
 ): Pick<PortCapabilities, "supportsCodeExecution" | "usesSandboxedExecution"> {
   const model = ctx.task.answering;
   if (agentTierFor(model) === "deep_agent") return ctx.services.ports.agent(model).capabilities;
-  return { supportsCodeExecution: ctx.services.agentCommands, usesSandboxedExecution: false };
+  const commands = ctx.services.agentCommands;
+  return {
+    supportsCodeExecution: commands,
+    usesSandboxedExecution: commands && commandBackendFor(model.agent_runtime) !== "host",
+  };
 }
 
 /**
@@ -58,9 +68,15 @@ async function generateWithAgent(
   workspace: Workspace | null,
 ): Promise<SharedAnswer | null> {
   const model = ctx.task.answering;
+  const commands = ctx.services.agentCommands;
   const tools =
     workspace !== null && agentTierFor(model) === "tool_loop"
-      ? workspaceTools(workspace.path, { mode: "read_write", allowCommands: ctx.services.agentCommands })
+      ? workspaceTools(workspace.path, {
+          mode: "read_write",
+          allowCommands: commands,
+          // The model's command backend, checked before the agent starts: a missing one fails the task.
+          ...(commands ? { commandRunner: await commandRunnerFor(model.agent_runtime) } : {}),
+        })
       : undefined;
   const result = await ctx.calls.runAgent({
     stage: "answer_generation",

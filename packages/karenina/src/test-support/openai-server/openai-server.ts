@@ -7,6 +7,7 @@
  */
 import {
   type HttpReply,
+  lastUserText,
   type ScriptMatch as ModelMatch,
   matchHolds,
   type RecordedRequest,
@@ -72,23 +73,6 @@ export interface OpenAiTestServer extends ScriptedHttpServer<ScriptRule> {
 
 const DEFAULT_USAGE: ScriptedUsage = { prompt_tokens: 11, completion_tokens: 7 };
 const FINGERPRINT = "hand-written-test-data";
-
-interface ChatMessage {
-  role?: string;
-  content?: unknown;
-}
-
-function lastUserText(body: Record<string, unknown>): string {
-  const messages = Array.isArray(body.messages) ? (body.messages as ChatMessage[]) : [];
-  const last = messages.filter((m) => m.role === "user").at(-1);
-  if (typeof last?.content === "string") return last.content;
-  if (Array.isArray(last?.content)) {
-    return (last.content as { text?: unknown }[])
-      .map((part) => (typeof part.text === "string" ? part.text : ""))
-      .join("");
-  }
-  return "";
-}
 
 function embeddingInputs(body: Record<string, unknown>): string[] {
   const input = body.input;

@@ -12,6 +12,15 @@ export type AdapterTarget =
   | "openai"
   | "anthropic"
   | "google"
+  | "mistral"
+  | "groq"
+  | "xai"
+  | "deepseek"
+  | "together"
+  | "ollama"
+  | "azure"
+  | "bedrock"
+  | "cohere"
   | "claude-agent"
   | "deep-agent"
   | "manual"
@@ -32,7 +41,8 @@ export interface InterfaceSpec {
 
 /**
  * The eight built-in interfaces of the original, keyed by the `interface` string of a model config, plus
- * ours: `openai`, `anthropic` and `google` name an AI SDK provider directly (no `model_provider` needed).
+ * ours: `openai`, `anthropic`, `google`, `mistral`, `groq`, `xai`, `deepseek`, `together`, `ollama`, `azure`,
+ * `bedrock` and `cohere` name an AI SDK provider directly (no `model_provider` needed).
  */
 export const INTERFACES: Readonly<Record<string, InterfaceSpec>> = Object.freeze({
   langchain: { agentTier: "tool_loop", requiresProvider: true, target: "by-provider" },
@@ -56,18 +66,43 @@ export const INTERFACES: Readonly<Record<string, InterfaceSpec>> = Object.freeze
   openai: { agentTier: "tool_loop", requiresProvider: false, target: "openai" },
   anthropic: { agentTier: "tool_loop", requiresProvider: false, target: "anthropic" },
   google: { agentTier: "tool_loop", requiresProvider: false, target: "google" },
+  mistral: { agentTier: "tool_loop", requiresProvider: false, target: "mistral" },
+  groq: { agentTier: "tool_loop", requiresProvider: false, target: "groq" },
+  xai: { agentTier: "tool_loop", requiresProvider: false, target: "xai" },
+  deepseek: { agentTier: "tool_loop", requiresProvider: false, target: "deepseek" },
+  together: { agentTier: "tool_loop", requiresProvider: false, target: "together" },
+  ollama: { agentTier: "tool_loop", requiresProvider: false, target: "ollama" },
+  azure: { agentTier: "tool_loop", requiresProvider: false, target: "azure" },
+  bedrock: { agentTier: "tool_loop", requiresProvider: false, target: "bedrock" },
+  cohere: { agentTier: "tool_loop", requiresProvider: false, target: "cohere" },
 });
 
 /**
- * LangChain `model_provider` names and the AI SDK provider serving each. Other providers (`azure_openai`,
- * `google_vertexai`, `mistralai`, ...) have no adapter here: reach them through `openai_endpoint` when they
+ * LangChain `model_provider` names (as `init_chat_model` takes them) and the AI SDK provider serving each.
+ * LangChain's `bedrock` (`ChatBedrock`) and `bedrock_converse` (`ChatBedrockConverse`) both run on Bedrock's
+ * Converse API here. Other providers have no adapter here: reach them through `openai_endpoint` when they
  * speak the OpenAI API.
  */
 export const PROVIDERS: Readonly<Record<string, AdapterTarget>> = Object.freeze({
   openai: "openai",
   anthropic: "anthropic",
   google_genai: "google",
+  mistralai: "mistral",
+  groq: "groq",
+  xai: "xai",
+  deepseek: "deepseek",
+  together: "together",
+  ollama: "ollama",
+  azure_openai: "azure",
+  bedrock: "bedrock",
+  bedrock_converse: "bedrock",
+  cohere: "cohere",
 });
+
+/** The LangChain provider names served here, for messages. */
+export function supportedProviderNames(): string {
+  return Object.keys(PROVIDERS).join(", ");
+}
 
 /** Whether `name` is a registered interface. */
 export function isKnownInterface(name: string): name is keyof typeof INTERFACES {

@@ -5,17 +5,35 @@ import { AgentMiddlewareConfigSchema } from "./agent-middleware.js";
 import { INTERFACES, isKnownInterface } from "./interfaces.js";
 import { SecretSchema } from "./secret.js";
 
-/** Backend and sandbox settings of deep-agent adapters (spec 04 §3). */
+/**
+ * Backend and sandbox settings of agents (spec 04 §3, spec 05 §5.4–5.5). For a tool-loop agent's `run_command`:
+ * `backend` `local_shell` (or `host`) runs commands on the host, unconfined; `container` runs them in
+ * `container_runtime`; `docker` is `container` with Docker; any other backend (the default) runs them in
+ * bubblewrap. `container_network` `none` (our default; the original's is `bridge`) gives commands no network.
+ * The `container_*` limits bound each command.
+ */
 export const AgentRuntimeConfigSchema = z.strictObject({
-  backend: z.enum(["native", "filesystem", "container", "docker", "local_shell"]).nullable().default(null),
+  backend: z
+    .enum(["native", "filesystem", "container", "docker", "local_shell", "host"])
+    .nullable()
+    .default(null),
   access_mode: z.enum(["read_write", "read_only"]).default("read_write"),
   sandbox_enabled: z.boolean().default(true),
-  container_runtime: z.enum(["docker", "singularity", "apptainer"]).default("docker"),
+  container_runtime: z.enum(["docker", "podman", "bubblewrap", "singularity", "apptainer"]).default("docker"),
   container_image: z.string().nullable().default(null),
-  container_network: z.enum(["bridge", "none"]).default("bridge"),
+  container_network: z.enum(["bridge", "none"]).default("none"),
   container_add_hosts: z.array(z.string()).default([]),
+  /** CPU seconds each command may use. */
+  container_cpu_seconds: z.int().positive().default(60),
+  /** Memory (address space) of each command, in MB. */
+  container_memory_mb: z.int().positive().default(2048),
+  /** Processes each command may run at once, itself included. */
+  container_max_processes: z.int().positive().default(256),
   read_max_bytes: z.int().positive().nullable().default(null),
 });
+
+/** A model's agent runtime settings. */
+export type AgentRuntimeConfig = z.infer<typeof AgentRuntimeConfigSchema>;
 
 const nullableRecord = <T extends z.ZodType>(value: T) =>
   z.record(z.string(), value).nullable().default(null);

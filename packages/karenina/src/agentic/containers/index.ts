@@ -1,0 +1,21 @@
+export {
+  type BubblewrapExtras,
+  type BubblewrapOptions,
+  bubblewrapArgs,
+  bubblewrapRunner,
+} from "./bubblewrap.js";
+export {
+  CLAUDE_CODE_HOME,
+  CLAUDE_CODE_MIN_ADDRESS_SPACE,
+  type ClaudeCodeContainer,
+  type ClaudeCodeContainerOptions,
+  type ClaudeSpawnedProcess,
+  type ClaudeSpawnRequest,
+  claudeCodeContainer,
+  claudeProgramMounts,
+} from "./claude-code-container.js";
+export { malformedAddHosts } from "./docker-create-options.js";
+export type { DockerRuntime } from "./docker-daemon.js";
+export { CONTAINER_LABEL, type DockerOptions, dockerRunner } from "./docker-runner.js";
+export { ContainerBackendUnavailableError } from "./errors.js";
+export { type ContainerLimits, DEFAULT_CONTAINER_LIMITS, limitReached } from "./limits.js";
