@@ -16,5 +16,6 @@ export {
   safeSegment,
   type TurnProgress,
 } from "./scenario-execution.js";
+export { finishedExecutions, readScenarioRunLog, type ScenarioRunLog } from "./scenario-run-log.js";
 export { TurnConfigs } from "./turn-config.js";
 export { applyToolFilter, hydrateOverride, type TurnModels, turnModels } from "./turn-models.js";

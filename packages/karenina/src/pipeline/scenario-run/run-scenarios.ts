@@ -1,10 +1,5 @@
 import type { Rubric } from "../../model/index.js";
-import {
-  isScenarioExecutionLine,
-  isVerificationResult,
-  type ScenarioExecutionSummary,
-  type VerificationResult,
-} from "../../results/index.js";
+import type { ScenarioExecutionSummary, VerificationResult } from "../../results/index.js";
 import type { ScenarioDefinition } from "../../scenario/index.js";
 import {
   SandboxScenarioCallables,
@@ -12,13 +7,14 @@ import {
   type ScenarioExecutionResult,
 } from "../../scenario-runtime/index.js";
 import { dumpVerificationConfig, type VerificationConfig } from "../config/index.js";
-import { RunLogWriter, readRunLog } from "../run-log/index.js";
+import { RunLogWriter } from "../run-log/index.js";
 import { openRunServices, type RunServiceOptions } from "../run-services.js";
 import { RUN_STATE_FORMAT, type RunState, runStatePath, writeRunState } from "../run-state.js";
 import type { RunStatsSnapshot } from "../run-stats.js";
 import { ScenarioAnswerCache } from "./answer-cache.js";
 import { comboDescription, type ScenarioCombo, scenarioCombos } from "./scenario-combos.js";
 import { runScenarioExecution, type TurnProgress } from "./scenario-execution.js";
+import { finishedExecutions, readScenarioRunLog, type ScenarioRunLog } from "./scenario-run-log.js";
 import { ignoredScenarioSettings, TurnConfigs } from "./turn-config.js";
 
 /** What a scenario run reports as it goes. */
@@ -106,31 +102,21 @@ export function executionSummary(
   };
 }
 
-/** The executions a resumed run already has: summaries whose every row is in the log, and those rows. */
+/** The executions a resumed run already has (see `finishedExecutions`), in combo order. */
 async function priorExecutions(
   options: ScenarioRunOptions,
   combos: readonly ScenarioCombo[],
-): Promise<{ rows: VerificationResult[]; executions: ScenarioExecutionSummary[] }> {
+): Promise<ScenarioRunLog> {
   if (!options.resume || options.output === undefined) return { rows: [], executions: [] };
-  const log = await readRunLog(options.output);
-  const rowsById = new Map<string, VerificationResult>();
-  const executions = new Map<string, ScenarioExecutionSummary>();
-  for (const value of log.results) {
-    if (isVerificationResult(value)) rowsById.set(value.metadata.result_id, value);
-    else if (isScenarioExecutionLine(value))
-      executions.set(value.scenario_execution.combo_key, value.scenario_execution);
-  }
-  // Rows written without their summary line (a crash between them) belong to a combo that runs again.
+  const finished = finishedExecutions(await readScenarioRunLog(options.output));
   const position = new Map(combos.map((combo, index) => [combo.key, index]));
-  const complete = [...executions.values()]
-    .filter((summary) => summary.result_ids.every((id) => rowsById.has(id)))
-    .sort(
-      (a, b) => (position.get(a.combo_key) ?? combos.length) - (position.get(b.combo_key) ?? combos.length),
-    );
-  const rows = complete.flatMap((summary) =>
+  const rank = (summary: ScenarioExecutionSummary) => position.get(summary.combo_key) ?? combos.length;
+  const executions = [...finished.executions].sort((a, b) => rank(a) - rank(b));
+  const rowsById = new Map(finished.rows.map((row) => [row.metadata.result_id, row]));
+  const rows = executions.flatMap((summary) =>
     summary.result_ids.map((id) => rowsById.get(id) as VerificationResult),
   );
-  return { rows, executions: complete };
+  return { rows, executions };
 }
 
 function errorEntry(execution: ScenarioExecutionResult): ScenarioRunError | null {

@@ -1,52 +1,28 @@
 import type { Benchmark } from "../../benchmark/index.js";
 import {
   type Env,
-  readRunLog,
+  finishedExecutions,
+  readScenarioRunLog,
   ScenarioExecutionFailure,
+  type ScenarioRunLog,
   type VerificationConfig,
 } from "../../pipeline/index.js";
-import {
-  isScenarioExecutionLine,
-  isVerificationResult,
-  type ScenarioExecutionSummary,
-  type ScenarioResultRecord,
-  scenarioRecordsFromRows,
-  type VerificationResult,
-} from "../../results/index.js";
+import { type ScenarioResultRecord, scenarioRecordsFromRows } from "../../results/index.js";
 import { TurnQuestions } from "../../storage/index.js";
 import type { JobContext } from "../jobs/index.js";
 import { ResultSaver } from "./result-saver.js";
 import { precomputeRunSummary } from "./run-summary.js";
 import { taskUsage, UsageTotals } from "./task-usage.js";
 
-/** What a scenario job's run log holds: turn rows and one summary line per finished execution. */
-export interface ScenarioRunLog {
-  readonly rows: VerificationResult[];
-  readonly executions: ScenarioExecutionSummary[];
-}
-
-/** The rows and execution summaries of a run log (empty when it is missing or unreadable). */
-export async function readScenarioRunLog(runLog: string): Promise<ScenarioRunLog> {
-  const log = await readRunLog(runLog).catch(() => null);
-  const rows: VerificationResult[] = [];
-  const executions: ScenarioExecutionSummary[] = [];
-  for (const value of log?.results ?? []) {
-    if (isScenarioExecutionLine(value)) executions.push(value.scenario_execution);
-    else if (isVerificationResult(value)) rows.push(value);
-  }
-  return { rows, executions };
+/** A job's run log, empty when it is missing or unreadable (a job that has not started one). */
+function jobRunLog(runLog: string): Promise<ScenarioRunLog> {
+  return readScenarioRunLog(runLog).catch(() => ({ rows: [], executions: [] }));
 }
 
 /** The `scenario_results` records (spec 08 §6.3) of a scenario job's run log, in execution order. */
 export async function scenarioResultsOfRunLog(runLog: string): Promise<ScenarioResultRecord[]> {
-  const { rows, executions } = await readScenarioRunLog(runLog);
+  const { rows, executions } = await jobRunLog(runLog);
   return scenarioRecordsFromRows(rows, executions);
-}
-
-/** The rows of the executions the log finished (each listed by its summary): what a resume keeps. */
-function finishedRows({ rows, executions }: ScenarioRunLog): VerificationResult[] {
-  const kept = new Set(executions.flatMap((summary) => summary.result_ids));
-  return rows.filter((row) => kept.has(row.metadata.result_id));
 }
 
 /** The scenario of a combo key (`<scenario>\t<answering>\t<parsing>[\trep<N>]`). */
@@ -72,7 +48,7 @@ export async function runScenarioJob(
   config: VerificationConfig,
   runLog: string,
 ): Promise<unknown> {
-  const prior = job.resuming ? finishedRows(await readScenarioRunLog(runLog)) : [];
+  const prior = job.resuming ? finishedExecutions(await jobRunLog(runLog)).rows : [];
   const questions = new TurnQuestions(job.storage, benchmark);
   await questions.store(prior);
   if (prior.length > 0) await job.storage.saveResults(job.id, prior);
