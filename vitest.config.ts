@@ -15,6 +15,10 @@ export default defineConfig({
     // The Pyodide snapshot kept between processes: inside the clone (git-ignored), not in the user's cache.
     env: { KARENINA_CACHE_DIR: fileURLToPath(new URL(".tmp/karenina-cache", import.meta.url)) },
     // PostgreSQL for the storage tests: KARENINA_TEST_PG_URL or a throwaway cluster, one per run.
-    globalSetup: ["packages/karenina/src/test-support/postgres-global-setup.ts"],
+    // A throwaway Podman engine (Docker Engine API on a unix socket) for the container backend's tests.
+    globalSetup: [
+      "packages/karenina/src/test-support/postgres-global-setup.ts",
+      "packages/karenina/src/test-support/container-engine-global-setup.ts",
+    ],
   },
 });

@@ -1,8 +1,8 @@
 /**
  * One measured agentic run of bench/agent-container.ts, in a fresh process (run through tsx: the library's
  * source, since the container backend may not be built yet). Argv: BASE_URL BACKEND TASKS WORKERS ROOT.
- * BACKEND is `host` (agent_runtime backend local_shell) or `bubblewrap` (backend container, runtime
- * bubblewrap). TASKS copies of the sum-project fix task, question `[task-NN] …`, with workspaces under ROOT;
+ * BACKEND is `host` (agent_runtime backend local_shell), `bubblewrap` (backend container, runtime
+ * bubblewrap) or `podman` (runtime podman, the engine at CONTAINER_HOST, image KARENINA_BENCH_IMAGE). TASKS copies of the sum-project fix task, question `[task-NN] …`, with workspaces under ROOT;
  * the answering agent may run commands; agentic parsing on (the judge an agent too). Prints one JSON line: the
  * run's wall time, this process's CPU, the CPU of the child processes it reaped, the CPU of its cpuacct group
  * (this process and every process it started, the commands in containers included: set by the parent in
@@ -27,13 +27,19 @@ const GROUP = process.env.KARENINA_BENCH_CPU_GROUP;
 const RUNTIMES: Record<string, Record<string, unknown>> = {
   host: { backend: "local_shell" },
   bubblewrap: { backend: "container", container_runtime: "bubblewrap" },
+  // The bench's own Podman engine: reached through CONTAINER_HOST, its image in KARENINA_BENCH_IMAGE.
+  podman: {
+    backend: "container",
+    container_runtime: "podman",
+    container_image: process.env.KARENINA_BENCH_IMAGE ?? null,
+  },
 };
 
 /** The marker that lets the scripted server tell the tasks apart (the last user message is the question). */
 const taskMarker = (i: number) => `[task-${String(i).padStart(2, "0")}]`;
 
 const runtime = RUNTIMES[backend];
-if (runtime === undefined) throw new Error(`unknown backend ${backend}: host or bubblewrap`);
+if (runtime === undefined) throw new Error(`unknown backend ${backend}: host, bubblewrap or podman`);
 
 const bench = Benchmark.create({ name: "bench-agent-container" });
 for (let i = 1; i <= TASKS; i++)

@@ -15,9 +15,14 @@
  *    cpuacct group holding this process, less its own CPU (bench/agent-container-cpu.ts: the reaped children's
  *    CPU misses every command in bwrap's PID namespace); without one, as reaped. The first
  *    `bubblewrapRunner()` of a process checks once that bwrap works here (a container running `prlimit
- *    --version`): its time is printed too. Docker and Podman: whether a daemon answers, and what the library
- *    says when a model asks for them with `--image` (default debian:bookworm-slim; the library pulls a missing
- *    image); when it gives a runner, `true` is measured through it (the image may have no node).
+ *    --version`): its time is printed too. Podman (`--podman own`, the default): the bench starts its own engine
+ *    as the tests do (packages/karenina/src/test-support/podman-engine.ts: `podman system service` on a socket
+ *    in a temporary directory, runc, its own storage, an image imported from busybox and this node) and measures
+ *    both commands through the library's runner as runtime `podman` (CONTAINER_HOST) and as runtime `docker`
+ *    (DOCKER_HOST: Podman answering the Docker API); `--podman none` skips it. Docker (and Podman with
+ *    `--podman none`): whether a daemon answers, and what the library says when a model asks for it with
+ *    `--image` (default debian:bookworm-slim; the library pulls a missing image); when it gives a runner,
+ *    `true` is measured through it (the image may have no node).
  * 2. A 20-task agentic run with and without the container. 20 copies of the sum-project fix task (the
  *    off-by-one in sum.js), each in its own working copy, answered by a tool-loop agent against a scripted
  *    OpenAI-compatible server in this process (hand-written replies, not the output of any model; each after
@@ -25,7 +30,8 @@
  *    sum.test.js` (passes), then its answer; the judge reports `tests_pass`. So 3 commands and 5 answering
  *    turns per task. The run goes through the library (`Benchmark.runVerification`, commands allowed) in a
  *    fresh process per run (bench/agent-container-child.ts, through tsx), with `agent_runtime` {backend:
- *    local_shell} (host) or {backend: container, container_runtime: bubblewrap}, and agentic parsing on (without
+ *    local_shell} (host), {backend: container, container_runtime: bubblewrap} or, with the own Podman engine,
+ *    {container_runtime: podman, container_image: its image}, and agentic parsing on (without
  *    it the answering model gets no workspace, hence no tools; the judge is then an agent too: one turn, no
  *    tool call, then its extraction call). Measured in that process around the run alone (start-up and module
  *    loading excluded): wall time, its own CPU, and the CPU of the processes it started (its cpuacct group's
@@ -62,6 +68,7 @@ import {
   type ScriptRule,
   startOpenAiServer,
 } from "../packages/karenina/src/test-support/openai-server/index.js";
+import { type PodmanEngine, startPodmanEngine } from "../packages/karenina/src/test-support/podman-engine.js";
 import {
   type CpuGroup,
   createCpuGroup,
@@ -79,6 +86,7 @@ const { values } = parseArgs({
     repeats: { type: "string", default: "3" },
     latency: { type: "string", default: "0" },
     image: { type: "string", default: "debian:bookworm-slim" },
+    podman: { type: "string", default: "own" },
   },
 });
 const N = Number(values.n);
@@ -229,10 +237,62 @@ const CPU_SOURCE = (group: CpuGroup | null) =>
     ? "CPU of started processes: as reaped (cutime), no cpuacct cgroup here: a command in bwrap's PID namespace is NOT counted"
     : "CPU of started processes: a cgroup v1 cpuacct group holding the measuring process (minus its own CPU)";
 
-async function startUpSection(): Promise<Map<string, StartUp>> {
+/** The runners whose commands run in an engine's containers (see the note on CPU). */
+const ENGINE_RUNNERS = /^(podman|docker) runner/;
+
+/** Runs `work` with CONTAINER_HOST and DOCKER_HOST at the own Podman engine, then puts them back. */
+async function withEngineEnv<T>(engine: PodmanEngine, work: () => Promise<T>): Promise<T> {
+  const saved = { CONTAINER_HOST: process.env.CONTAINER_HOST, DOCKER_HOST: process.env.DOCKER_HOST };
+  process.env.CONTAINER_HOST = `unix://${engine.socketPath}`;
+  process.env.DOCKER_HOST = `unix://${engine.socketPath}`;
+  try {
+    return await work();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/** The bench's own Podman engine (`--podman own`, the default), or null with the reason printed. */
+async function ownPodman(): Promise<PodmanEngine | null> {
+  if (values.podman !== "own") return null;
+  const started = performance.now();
+  try {
+    const engine = await startPodmanEngine();
+    console.log(
+      `   own Podman engine (test-support/podman-engine.ts: podman system service, runc, its own storage, the ` +
+        `image imported from busybox + this node): started in ${f(performance.now() - started, 0)} ms`,
+    );
+    return engine;
+  } catch (error) {
+    console.log(`   own Podman engine: not started (${(error as Error).message}) → podman not measured`);
+    return null;
+  }
+}
+
+async function startUpSection(podman: PodmanEngine | null): Promise<Map<string, StartUp>> {
   console.log(`\n1. Start-up cost per command (N=${N} per runner and command, after 3 unmeasured runs)`);
   const runners: Runner[] = [throughRunner("host", hostCommandRunner)];
-  for (const engine of ["docker", "podman"]) {
+  if (podman !== null) {
+    for (const engine of ["podman", "docker"] as const) {
+      const started = performance.now();
+      // The library finds the engine as its own client would: CONTAINER_HOST (podman), DOCKER_HOST (docker);
+      // a runner keeps the engine it reached when made.
+      const library = await withEngineEnv(podman, () =>
+        libraryAnswer({ backend: "container", container_runtime: engine, container_image: podman.image }),
+      );
+      if (typeof library === "string") throw new Error(`the own Podman engine, as ${engine}: ${library}`);
+      const label = engine === "podman" ? "podman runner" : "docker runner (Podman's Docker API)";
+      console.log(
+        `   ${label}: own engine, image ${podman.image}; commandRunnerFor() (reaches the engine, checks the ` +
+          `image): ${f(performance.now() - started)} ms`,
+      );
+      runners.push(throughRunner(label, library));
+    }
+  }
+  for (const engine of podman === null ? ["docker", "podman"] : ["docker"]) {
     const status = await engineStatus(engine);
     const image = values.image;
     const library = await libraryAnswer({
@@ -292,7 +352,8 @@ async function startUpSection(): Promise<Map<string, StartUp>> {
       f(m.times.reduce((a, b) => a + b, 0) / m.times.length, 2),
       f(extra, 2),
       f(m.ownCpuMs, 2),
-      f(m.commandCpuMs, 2),
+      // An engine's containers are not this process's children: their CPU is not in its group.
+      ENGINE_RUNNERS.test(m.runner) ? "n/a (engine)" : f(m.commandCpuMs, 2),
     ];
   });
   printTable(
@@ -313,13 +374,18 @@ async function startUpSection(): Promise<Map<string, StartUp>> {
 
 // ── 2. A 20-task agentic run with and without the container ─────────────────────────────────────────────
 
-const BACKENDS = ["host", "bubblewrap"] as const;
+const BACKENDS = ["host", "bubblewrap", "podman"] as const;
 type Backend = (typeof BACKENDS)[number];
 const RUNTIMES: Record<Backend, string> = {
   host: '{"backend":"local_shell"}',
   bubblewrap: '{"backend":"container","container_runtime":"bubblewrap"}',
+  podman: '{"backend":"container","container_runtime":"podman","container_image":IMAGE}',
 };
-const DESCRIBED: Record<Backend, string> = { host: "runs on the host", bubblewrap: "bubblewrap container" };
+const DESCRIBED: Record<Backend, string> = {
+  host: "runs on the host",
+  bubblewrap: "bubblewrap container",
+  podman: "Podman container",
+};
 
 /** The same marker as bench/agent-container-child.ts puts in each question. */
 const taskMarker = (i: number) => `[task-${String(i).padStart(2, "0")}]`;
@@ -361,6 +427,23 @@ function script(tasks: number, delayMs: number): ScriptRule[] {
   return rules;
 }
 
+/** What the last command returned to each agent (its last turn) that did not see its test pass, for the error. */
+function lastToolOutputs(bodies: string[]): string {
+  const shown: string[] = [];
+  for (let i = 1; i <= TASKS; i++) {
+    const turns = bodies
+      .filter((body) => body.includes(taskMarker(i)))
+      .map(
+        (body) => (JSON.parse(body) as { messages?: { role: string; content?: unknown }[] }).messages ?? [],
+      );
+    const last = turns.sort((a, b) => b.length - a.length)[0] ?? [];
+    if (JSON.stringify(last).includes("all tests pass")) continue;
+    const tool = last.filter((message) => message.role === "tool").at(-1);
+    shown.push(`${taskMarker(i)} ${JSON.stringify(tool?.content ?? null).slice(0, 300)}`);
+  }
+  return shown.slice(0, 3).join(" | ");
+}
+
 interface AgenticRun {
   backend: Backend;
   workers: number;
@@ -371,7 +454,11 @@ interface AgenticRun {
   argv: string[];
 }
 
-async function agenticRun(backend: Backend, workers: number): Promise<AgenticRun> {
+async function agenticRun(
+  backend: Backend,
+  workers: number,
+  podman: PodmanEngine | null,
+): Promise<AgenticRun> {
   const server = await startOpenAiServer(script(TASKS, LATENCY));
   const root = await mkdtemp(join(tmpdir(), "karenina-bench-agentic-"));
   const group = await createCpuGroup();
@@ -380,7 +467,13 @@ async function agenticRun(backend: Backend, workers: number): Promise<AgenticRun
     const argv = ["--import", "tsx", CHILD, server.baseURL, backend, String(TASKS), String(workers), root];
     const child = spawn(process.execPath, argv, {
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, KARENINA_BENCH_CPU_GROUP: group?.dir ?? "" },
+      env: {
+        ...process.env,
+        KARENINA_BENCH_CPU_GROUP: group?.dir ?? "",
+        ...(backend === "podman" && podman !== null
+          ? { CONTAINER_HOST: `unix://${podman.socketPath}`, KARENINA_BENCH_IMAGE: podman.image }
+          : {}),
+      },
     });
     // In the group long before its run starts (loading the library through tsx takes seconds).
     await group?.add(child.pid as number);
@@ -408,7 +501,7 @@ async function agenticRun(backend: Backend, workers: number): Promise<AgenticRun
         ? `${answerer.length} agent turns, not ${TASKS * TURNS_PER_TASK}`
         : "",
       seen.filter((body) => body.includes("all tests pass")).length !== TASKS
-        ? "not every agent saw its fixed test pass"
+        ? `not every agent saw its fixed test pass: ${lastToolOutputs(seen)}`
         : "",
       seen.every((body) => body.includes(DESCRIBED[backend]))
         ? ""
@@ -421,7 +514,11 @@ async function agenticRun(backend: Backend, workers: number): Promise<AgenticRun
       wallMs: figures.wallMs,
       ownCpuMs: figures.ownCpuMs,
       commandCpuMs:
-        figures.groupCpuMs === null ? figures.childrenCpuMs : figures.groupCpuMs - figures.ownCpuMs,
+        backend === "podman"
+          ? Number.NaN // the engine's containers are not in the run's group
+          : figures.groupCpuMs === null
+            ? figures.childrenCpuMs
+            : figures.groupCpuMs - figures.ownCpuMs,
       argv: ["node", ...argv],
     };
   } finally {
@@ -431,8 +528,10 @@ async function agenticRun(backend: Backend, workers: number): Promise<AgenticRun
   }
 }
 
-async function agenticSection(bubblewrapPresent: boolean): Promise<void> {
-  const backends = BACKENDS.filter((backend) => backend === "host" || bubblewrapPresent);
+async function agenticSection(bubblewrapPresent: boolean, podman: PodmanEngine | null): Promise<void> {
+  const backends = BACKENDS.filter(
+    (backend) => backend === "host" || (backend === "bubblewrap" ? bubblewrapPresent : podman !== null),
+  );
   const commands = TASKS * COMMANDS_PER_TASK;
   console.log(
     `\n2. ${TASKS} sum-project fix tasks, ${COMMANDS_PER_TASK} run_command calls and ${TURNS_PER_TASK} agent turns each ` +
@@ -442,11 +541,16 @@ async function agenticSection(bubblewrapPresent: boolean): Promise<void> {
     "   own CPU: the karenina process (the run alone); started CPU: every process it started (commands, bwrap, " +
       "prlimit, sh), from a cpuacct cgroup holding the process, less its own CPU, where one can be made; else as reaped",
   );
+  if (podman !== null)
+    console.log(
+      "   podman: started CPU leaves out the engine (podman service, conmon, runc) and the containers, which are " +
+        "not karenina's children: its wall time is the figure",
+    );
   const runs: AgenticRun[] = [];
   for (const workers of WORKERS)
     for (let r = 0; r < REPEATS; r++)
       for (const backend of r % 2 === 0 ? backends : [...backends].reverse())
-        runs.push(await agenticRun(backend, workers));
+        runs.push(await agenticRun(backend, workers, podman));
   const rows: string[][] = [];
   const ratios: string[] = [];
   for (const workers of WORKERS) {
@@ -476,11 +580,11 @@ async function agenticSection(bubblewrapPresent: boolean): Promise<void> {
         `${TASKS}/${TASKS}`,
       ]);
     }
-    if (backends.includes("bubblewrap")) {
+    for (const backend of backends.filter((b) => b !== "host")) {
       const host = figures("host");
-      const box = figures("bubblewrap");
+      const box = figures(backend);
       ratios.push(
-        `W=${workers}: bubblewrap / host: wall ×${f(box.wall / host.wall, 2)} ` +
+        `W=${workers}: ${backend} / host: wall ×${f(box.wall / host.wall, 2)} ` +
           `(+${f((box.wall - host.wall) / TASKS, 1)} ms per task, +${f((box.wall - host.wall) / commands, 1)} ms per command), ` +
           `CPU ×${f(box.total / host.total, 2)} (+${f((box.total - host.total) / commands, 1)} ms per command: ` +
           `started processes ${f(box.reaped, 0)} vs ${f(host.reaped, 0)} ms, karenina's own ${f(box.own, 0)} vs ${f(host.own, 0)} ms)`,
@@ -518,7 +622,15 @@ console.log(
     `${process.platform} ${readFileSync("/proc/sys/kernel/osrelease", "utf8").trim()}`,
 );
 console.log(
-  `  npm run bench:agent-container -- --n ${N} --tasks ${TASKS} --workers ${WORKERS.join(",")} --repeats ${REPEATS} --latency ${LATENCY}`,
+  `  npm run bench:agent-container -- --n ${N} --tasks ${TASKS} --workers ${WORKERS.join(",")} --repeats ${REPEATS} --latency ${LATENCY} --podman ${values.podman}`,
 );
-const startUps = await startUpSection();
-await agenticSection([...startUps.keys()].some((key) => key.startsWith("bubblewrap runner|")));
+const podman = await ownPodman();
+try {
+  const startUps = await startUpSection(podman);
+  await agenticSection(
+    [...startUps.keys()].some((key) => key.startsWith("bubblewrap runner|")),
+    podman,
+  );
+} finally {
+  await podman?.stop();
+}

@@ -74,7 +74,11 @@ function extraString(model: ModelConfig, key: string): string | null {
 }
 
 /** The URL listing an adapter's models (see the adapters in `llm/providers`). */
-function modelsUrlOf(model: ModelConfig, adapter: Exclude<CallAdapter, "bedrock">, env: ProviderEnv): string {
+function modelsUrlOf(
+  model: ModelConfig,
+  adapter: Exclude<CallAdapter, "bedrock" | "vertex">,
+  env: ProviderEnv,
+): string {
   if (adapter === "azure") return azureModelsUrl(azureConnection(azureOptionsFor(model, env)));
   if (adapter === "ollama") {
     const host = model.endpoint_base_url ?? extraString(model, "base_url") ?? env.OLLAMA_HOST;
@@ -86,7 +90,7 @@ function modelsUrlOf(model: ModelConfig, adapter: Exclude<CallAdapter, "bedrock"
 /** The base URL each OpenAI-style adapter's client uses (see the adapters in `llm/providers`). */
 function baseUrlOf(
   model: ModelConfig,
-  adapter: Exclude<CallAdapter, "azure" | "ollama" | "bedrock">,
+  adapter: Exclude<CallAdapter, "azure" | "ollama" | "bedrock" | "vertex">,
   env: ProviderEnv,
 ): string {
   const given = (fallback?: string) =>
@@ -134,8 +138,9 @@ function probeOf(model: ModelConfig, role: "answering" | "parsing", env: Provide
   if (role === "answering" && model.interface === "claude_agent_sdk") return null;
   const target = languageModelFor(model, { env });
   const adapter = callAdapterFor(model);
-  // Bedrock's model list is on another, SigV4-signed service: its credentials and region were checked above.
-  if (adapter === "bedrock") return null;
+  // Bedrock's model list is on another, SigV4-signed service, and Vertex's needs an OAuth token of Google's:
+  // their credentials and region (project) were checked above.
+  if (adapter === "bedrock" || adapter === "vertex") return null;
   const key = target.secrets?.[0] ?? "";
   return { url: modelsUrlOf(model, adapter, env), headers: authHeaders(adapter, key), key };
 }

@@ -43,6 +43,10 @@ const HEAVY_PACKAGES = [
   /^picomatch$/,
   /^dockerode$/,
   /^ollama-ai-provider-v2$/,
+  // Google Cloud's auth, brought in by @ai-sdk/google-vertex.
+  /^google-auth-library$/,
+  /^gaxios$/,
+  /^gcp-metadata$/,
 ];
 
 const heavyAmong = (packages: readonly string[]) =>

@@ -20,7 +20,9 @@ const price = (input: number, output: number): ModelPrice => ({
 });
 
 /**
- * Published list prices of common models (USD per million tokens, as listed by the providers in 2025).
+ * Published list prices of common models (USD per million tokens, standard tier, input at the cache-miss rate).
+ * The rows of the providers added with issue 20 were checked against public price listings in November 2026;
+ * an alias (`mistral-large-latest`, `deepseek-chat`) is priced as the model it pointed at then.
  * Prices change: override them with a price file (`karenina verify --prices FILE`). Local models (Ollama) are
  * free unless listed; an Azure deployment is priced under its deployment name, so list it in a price file.
  * Bedrock models are listed under their model ids (on-demand, US regions); a cross-region inference profile
@@ -37,18 +39,24 @@ export const DEFAULT_PRICES: Readonly<PriceTable> = Object.freeze({
   "claude-opus-4-1": price(15, 75),
   "gemini-2.5-pro": price(1.25, 10),
   "gemini-2.5-flash": price(0.3, 2.5),
-  "mistral-large-latest": price(2, 6),
+  // Vertex AI lists its Gemini 2.5 models at the Gemini API's prices (standard, prompts up to 200k tokens),
+  // under the same model ids, so these rows serve both the `google` and the `vertex` adapters.
+  "gemini-2.5-flash-lite": price(0.1, 0.4),
+  "mistral-large-latest": price(0.5, 1.5),
+  "mistral-large-2512": price(0.5, 1.5),
+  "mistral-large-2411": price(2, 6),
   "mistral-medium-latest": price(0.4, 2),
+  "mistral-medium-2508": price(0.4, 2),
   "mistral-small-latest": price(0.1, 0.3),
   "codestral-latest": price(0.3, 0.9),
   "llama-3.3-70b-versatile": price(0.59, 0.79),
   "llama-3.1-8b-instant": price(0.05, 0.08),
-  "openai/gpt-oss-120b": price(0.15, 0.75),
+  "openai/gpt-oss-120b": price(0.15, 0.6),
   "grok-4": price(3, 15),
   "grok-3": price(3, 15),
   "grok-3-mini": price(0.3, 0.5),
-  "deepseek-chat": price(0.27, 1.1),
-  "deepseek-reasoner": price(0.55, 2.19),
+  "deepseek-chat": price(0.28, 0.42),
+  "deepseek-reasoner": price(0.28, 0.42),
   "meta-llama/Llama-3.3-70B-Instruct-Turbo": price(0.88, 0.88),
   "deepseek-ai/DeepSeek-V3": price(1.25, 1.25),
   "Qwen/Qwen2.5-72B-Instruct-Turbo": price(1.2, 1.2),

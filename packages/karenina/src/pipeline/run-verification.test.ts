@@ -9,6 +9,7 @@ import {
   type ScriptRule,
   startOpenAiServer,
 } from "../test-support/openai-server/index.js";
+import { endpointConfig } from "../test-support/pipeline-context.js";
 import { parseVerificationConfig, type VerificationConfig } from "./config/index.js";
 import { type ProgressEvent, runVerification } from "./run-verification.js";
 import type { PipelineQuestion } from "./task.js";
@@ -47,19 +48,7 @@ function config(
   extra: Record<string, unknown> = {},
   judges: readonly string[] = ["judge"],
 ): VerificationConfig {
-  const model = (id: string) => ({
-    id,
-    model_name: id,
-    interface: "openai_endpoint",
-    endpoint_base_url: server.baseURL,
-    endpoint_api_key: "test-key",
-  });
-  return parseVerificationConfig({
-    answering_models: [model("answerer")],
-    parsing_models: judges.map(model),
-    retry_policy: FAST_RETRIES,
-    ...extra,
-  });
+  return endpointConfig(server.baseURL, { judges }, { retry_policy: FAST_RETRIES, ...extra });
 }
 
 // Every reply below is hand-written test data, not output of any model.
@@ -283,6 +272,32 @@ describe("a run over real HTTP", () => {
       .sort();
     expect(ids).toEqual(questions.map((q) => q.id).sort());
     expect(new Set(second.results.map((r) => r.metadata.run_name)).size).toBe(1);
+  });
+
+  test("many calls at once on one cancel signal raise no listener-leak warning", async () => {
+    const questions = Array.from({ length: 40 }, (_, i) => question(`q${i}`, `question ${i}?`));
+    server.script(
+      { match: { model: "answerer" }, reply: { text: "Venetoclax.", delayMs: 20 }, repeat: true },
+      { match: { model: "judge" }, reply: { json: { drug: "venetoclax" } }, repeat: true },
+    );
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const run = await runVerification(
+        questions,
+        config(server, { async_max_workers: 32, max_concurrent_requests: 32 }),
+        {
+          signal: new AbortController().signal,
+        },
+      );
+      expect(run.summary.completed).toBe(40);
+      // Node emits process warnings on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
   });
 
   test("a manual answering model answers from traces keyed by the MD5 of the question text, with no call", async () => {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import {
   type AgentPort,
   CallScheduler,
@@ -178,6 +179,9 @@ export function createCallServices(
   config: VerificationConfig,
   options: CallServicesOptions = {},
 ): CallServices {
+  // Each task at work and each call queued or in flight listens to the run's signal, so past ten workers Node
+  // would warn of a leak where there is none; the listeners go when their calls settle.
+  if (options.signal !== undefined) setMaxListeners(0, options.signal);
   return {
     ports: options.ports ?? new CachingPortProvider(),
     scheduler:

@@ -13,6 +13,7 @@ import {
   type RunServicesOptions,
   runStages,
   stagesFor,
+  type VerificationConfig,
   VerificationContext,
 } from "../pipeline/index.js";
 import type { VerificationResult } from "../results/index.js";
@@ -50,6 +51,40 @@ export function endpointModel(baseURL: string, id: string) {
     endpoint_base_url: baseURL,
     endpoint_api_key: "test-key",
   };
+}
+
+/** Run-level retries: one more attempt of each kind, with next to no waiting. */
+export const ONE_RETRY_EACH = {
+  connection: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
+  timeout: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
+  rate_limit: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
+  server_error: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
+};
+
+/** Which `openai_endpoint` models {@link endpointConfig} lists, and what each model entry adds. */
+export interface EndpointModels {
+  answerers?: readonly string[];
+  judges?: readonly string[];
+  /** Fields over those of {@link endpointModel} for the model `id` (e.g. its system prompt). */
+  modelFields?: (id: string) => Record<string, unknown>;
+}
+
+/**
+ * A verification config whose answering and parsing models are `openai_endpoint` models at `baseURL` ("answerer"
+ * and "judge" unless named), with {@link ONE_RETRY_EACH}; `extra` entries (a `retry_policy` too) go over it.
+ */
+export function endpointConfig(
+  baseURL: string,
+  models: EndpointModels = {},
+  extra: Record<string, unknown> = {},
+): VerificationConfig {
+  const model = (id: string) => ({ ...endpointModel(baseURL, id), ...models.modelFields?.(id) });
+  return parseVerificationConfig({
+    answering_models: (models.answerers ?? ["answerer"]).map(model),
+    parsing_models: (models.judges ?? ["judge"]).map(model),
+    retry_policy: ONE_RETRY_EACH,
+    ...extra,
+  });
 }
 
 /** The drug question (ground truth and template above), with `overrides` in place of its fields. */

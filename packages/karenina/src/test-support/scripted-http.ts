@@ -16,12 +16,28 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
 }
 
-/** One HTTP reply, sent as JSON, or as server-sent events when `sse` is set (`payload` is then unused). */
+/**
+ * One HTTP reply, sent as JSON, or streamed when `sse` (server-sent events) or `stream` (frames in the API's own
+ * framing) is set (`payload` is then unused).
+ */
 export interface HttpReply {
   status: number;
   headers?: Record<string, string>;
   payload: unknown;
   sse?: ServerSentEvents;
+  stream?: StreamedBody;
+}
+
+/**
+ * A streamed reply already framed by the fake API (NDJSON lines, SSE with event names, AWS event-stream
+ * messages): the `head` frames are written at once; then, after `stallMs` (if set), the `tail` frames, and the
+ * response ends. A client whose timeout is shorter than `stallMs` sees the head and then silence.
+ */
+export interface StreamedBody {
+  contentType: string;
+  head: (string | Uint8Array)[];
+  tail: (string | Uint8Array)[];
+  stallMs?: number;
 }
 
 /**
@@ -35,20 +51,30 @@ export interface ServerSentEvents {
   stallMs?: number;
 }
 
-function sendEvents(res: ServerResponse, reply: HttpReply, sse: ServerSentEvents) {
-  res.writeHead(reply.status, { "content-type": "text/event-stream", ...reply.headers });
-  const write = (events: unknown[]) => {
-    for (const event of events) res.write(`data: ${JSON.stringify(event)}\n\n`);
+function sendStream(res: ServerResponse, reply: HttpReply, stream: StreamedBody) {
+  res.writeHead(reply.status, { "content-type": stream.contentType, ...reply.headers });
+  const write = (frames: (string | Uint8Array)[]) => {
+    for (const frame of frames) res.write(frame);
   };
   const finish = () => {
     if (res.destroyed) return;
-    write(sse.tail);
-    res.end("data: [DONE]\n\n");
+    write(stream.tail);
+    res.end();
   };
-  write(sse.events);
-  if (sse.stallMs === undefined) return finish();
-  const timer = setTimeout(finish, sse.stallMs);
+  write(stream.head);
+  if (stream.stallMs === undefined) return finish();
+  const timer = setTimeout(finish, stream.stallMs);
   res.on("close", () => clearTimeout(timer));
+}
+
+function sendEvents(res: ServerResponse, reply: HttpReply, sse: ServerSentEvents) {
+  const data = (events: unknown[]) => events.map((event) => `data: ${JSON.stringify(event)}\n\n`);
+  sendStream(res, reply, {
+    contentType: "text/event-stream",
+    head: data(sse.events),
+    tail: [...data(sse.tail), "data: [DONE]\n\n"],
+    ...(sse.stallMs === undefined ? {} : { stallMs: sse.stallMs }),
+  });
 }
 
 /**
@@ -127,6 +153,7 @@ export function retryAfterHeader(reply: { retryAfter?: number }): Record<string,
 function send(res: ServerResponse, reply: HttpReply) {
   if (res.destroyed) return;
   if (reply.sse !== undefined) return sendEvents(res, reply, reply.sse);
+  if (reply.stream !== undefined) return sendStream(res, reply, reply.stream);
   res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
   res.end(JSON.stringify(reply.payload));
 }

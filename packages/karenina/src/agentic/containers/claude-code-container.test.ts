@@ -6,32 +6,25 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { userMessage } from "../../llm/index.js";
 import { claudeAgentPort } from "../deep-agent/index.js";
+import {
+  claudeBinary,
+  type Paths,
+  processesWith,
+  sleepMarker,
+  startScriptedClaudeServer,
+  writeThenReadHostFile,
+} from "./__fixtures__/scripted-claude.js";
 import {
   CLAUDE_CODE_HOME,
   CLAUDE_CODE_MIN_ADDRESS_SPACE,
   ContainerBackendUnavailableError,
   claudeCodeContainer,
 } from "./index.js";
-
-function claudeBinary(): string | null {
-  try {
-    const require = createRequire(import.meta.url);
-    const sdk = dirname(require.resolve("@anthropic-ai/claude-agent-sdk"));
-    const binary = join(dirname(sdk), `claude-agent-sdk-${process.platform}-${process.arch}`, "claude");
-    execFileSync(binary, ["--version"], { timeout: 20_000 });
-    return binary;
-  } catch {
-    return null;
-  }
-}
 
 function bwrapWorks(): boolean {
   try {
@@ -52,130 +45,8 @@ const skipReason =
         ? "bwrap is missing or cannot make a container here"
         : null;
 
-/** A marker no other process on the machine has in its command line. */
-const SLEEP_MARKER = `${987_000 + (process.pid % 1000)}`;
-
-interface Step {
-  tool?: { name: string; input: Record<string, unknown> };
-  text?: string;
-}
-
-/** A scripted Anthropic server: the main session (requests offering tools) plays `steps` by tool results seen. */
-function startScriptedClaudeServer(steps: (paths: Paths) => Step[], paths: Paths) {
-  const toolResults: string[] = [];
-  const server: Server = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => {
-      body += chunk;
-    });
-    request.on("end", () => {
-      if (!request.url?.startsWith("/v1/messages")) {
-        response.writeHead(404, { "content-type": "application/json" }).end("{}");
-        return;
-      }
-      const parsed = JSON.parse(body) as {
-        model: string;
-        stream?: boolean;
-        tools?: { name: string }[];
-        messages: { role: string; content: unknown }[];
-      };
-      const results = parsed.messages.flatMap((m) =>
-        Array.isArray(m.content)
-          ? (m.content as { type: string; content?: unknown }[]).filter((b) => b.type === "tool_result")
-          : [],
-      );
-      const main = (parsed.tools ?? []).some((t) => t.name === "Bash");
-      const script = steps(paths);
-      const step: Step = main ? (script[results.length] ?? { text: "done" }) : { text: "ok" };
-      if (main && results.length > 0) toolResults[results.length - 1] = JSON.stringify(results.at(-1));
-      const block = step.tool
-        ? {
-            type: "tool_use",
-            id: `toolu_hand_written_${results.length}`,
-            name: step.tool.name,
-            input: step.tool.input,
-          }
-        : { type: "text", text: step.text ?? "" };
-      const message = {
-        id: `msg_hand_written_test_data_${results.length}`,
-        type: "message",
-        role: "assistant",
-        model: parsed.model,
-        content: [block],
-        stop_reason: step.tool ? "tool_use" : "end_turn",
-        stop_sequence: null,
-        usage: { input_tokens: 11, output_tokens: 7 },
-      };
-      if (parsed.stream !== true) {
-        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(message));
-        return;
-      }
-      response.writeHead(200, { "content-type": "text/event-stream" });
-      const send = (event: { type: string } & Record<string, unknown>) =>
-        response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-      send({ type: "message_start", message: { ...message, content: [], stop_reason: null } });
-      if (step.tool) {
-        send({ type: "content_block_start", index: 0, content_block: { ...block, input: {} } });
-        send({
-          type: "content_block_delta",
-          index: 0,
-          delta: { type: "input_json_delta", partial_json: JSON.stringify(step.tool.input) },
-        });
-      } else {
-        send({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
-        send({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: step.text ?? "" } });
-      }
-      send({ type: "content_block_stop", index: 0 });
-      send({
-        type: "message_delta",
-        delta: { stop_reason: message.stop_reason, stop_sequence: null },
-        usage: { output_tokens: 7 },
-      });
-      send({ type: "message_stop" });
-      response.end();
-    });
-  });
-  return new Promise<{ url: string; toolResults: string[]; close: () => Promise<void> }>((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        toolResults,
-        close: () => new Promise<void>((done) => server.close(() => done())),
-      });
-    });
-  });
-}
-
-interface Paths {
-  workspace: string;
-  secret: string;
-}
-
-const WRITE_THEN_READ_HOST_FILE = (paths: Paths): Step[] => [
-  { tool: { name: "Write", input: { file_path: join(paths.workspace, "answer.txt"), content: "BCL2\n" } } },
-  {
-    tool: {
-      name: "Bash",
-      input: {
-        command: `(sleep ${SLEEP_MARKER} >/dev/null 2>&1 &); cat ${paths.secret}; echo "home=$HOME"`,
-        description: "read a host file",
-      },
-    },
-  },
-  { text: "The target is BCL2." },
-];
-
-/** Processes whose command line contains `needle`, from /proc. */
-async function processesWith(needle: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile(join("/proc", entry, "cmdline"), "utf8").catch(() => "");
-    if (cmdline.split("\0").includes(needle)) found.push(Number(entry));
-  }
-  return found;
-}
+const SLEEP_MARKER = sleepMarker(987_000);
+const WRITE_THEN_READ_HOST_FILE = writeThenReadHostFile(SLEEP_MARKER);
 
 describe.skipIf(skipReason !== null)(`deep agent in bubblewrap (${skipReason ?? "real Claude Code"})`, () => {
   let dir = "";

@@ -28,8 +28,27 @@ export interface ClaudeSpawnRequest {
   signal?: AbortSignal;
 }
 
-/** The process handed back to the SDK (its `SpawnedProcess`; a `ChildProcess` with its pipes). */
-export type ClaudeSpawnedProcess = ChildProcess & { stdin: Writable; stdout: Readable };
+type ExitListener = (code: number | null, signal: NodeJS.Signals | null) => void;
+
+/**
+ * The process handed back to the SDK (its `SpawnedProcess`): a `ChildProcess` with its pipes for bubblewrap,
+ * an adapter over the engine's attach stream for Docker and Podman. The SDK writes stdin, reads stdout, checks
+ * `killed`, `exitCode` and `signalCode`, kills, and listens for `exit` and `error`.
+ */
+export interface ClaudeSpawnedProcess {
+  stdin: Writable;
+  stdout: Readable;
+  readonly killed: boolean;
+  readonly exitCode: number | null;
+  readonly signalCode?: NodeJS.Signals | null;
+  kill(signal?: NodeJS.Signals): boolean;
+  on(event: "exit", listener: ExitListener): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  once(event: "exit", listener: ExitListener): unknown;
+  once(event: "error", listener: (error: Error) => void): unknown;
+  off(event: "exit", listener: ExitListener): unknown;
+  off(event: "error", listener: (error: Error) => void): unknown;
+}
 
 /** How {@link claudeCodeContainer} confines Claude Code. */
 export interface ClaudeCodeContainerOptions {
@@ -44,13 +63,19 @@ export interface ClaudeCodeContainerOptions {
 }
 
 /** One Claude Code session's container: give `spawn` to the SDK, call `dispose` when the session is over. */
-export interface ClaudeCodeContainer {
-  /** Starts the SDK's command inside bwrap (pass as `spawnClaudeCodeProcess`). */
+export interface ClaudeCodeSandbox {
+  /** Starts the SDK's command inside the container (pass as `spawnClaudeCodeProcess`). */
   spawn(request: ClaudeSpawnRequest): ClaudeSpawnedProcess;
+  /** Why the container could not start Claude Code, when it could not (the session then fails with it). */
+  readonly failure: Error | null;
+  /** Kills whatever is left of the container and removes it (or releases its cgroup). */
+  dispose(): Promise<void>;
+}
+
+/** A Claude Code session's bubblewrap container. */
+export interface ClaudeCodeContainer extends ClaudeCodeSandbox {
   /** The bwrap arguments of the last spawn (for tests and diagnostics; no environment values in them). */
   readonly lastArgs: readonly string[] | null;
-  /** Kills whatever is left of the container and releases its cgroup. */
-  dispose(): Promise<void>;
 }
 
 /**
@@ -62,7 +87,7 @@ export const CLAUDE_CODE_MIN_ADDRESS_SPACE = 2 * 1024 ** 3;
 /** The private home inside the container's /tmp (a tmpfs that disappears with the container). */
 export const CLAUDE_CODE_HOME = "/tmp/claude-home";
 /** Variables that point Claude Code at host folders it cannot see; unset so it uses its private home. */
-const HOST_PATH_VARIABLES = [
+export const HOST_PATH_VARIABLES: readonly string[] = [
   "CLAUDE_CONFIG_DIR",
   "XDG_CONFIG_HOME",
   "XDG_CACHE_HOME",
@@ -96,12 +121,16 @@ export function claudeProgramMounts(request: Pick<ClaudeSpawnRequest, "command" 
     : (onPath(request.command, request.env.PATH ?? process.env.PATH) ?? request.command);
   const readOnly: string[] = [];
   if (isAbsolute(command) && !isSystemPath(realpathSync(command))) readOnly.push(realpathSync(command));
-  const script = request.args[0];
-  if (script !== undefined && isAbsolute(script) && existsSync(script)) {
-    const dir = packageDirOf(realpathSync(script));
-    if (!isSystemPath(`${dir}/`)) readOnly.push(dir);
-  }
+  readOnly.push(...scriptMounts(request.args));
   return { command: isAbsolute(command) ? realpathSync(command) : command, readOnly };
+}
+
+/** When the first argument is a script file (`node cli.js`), its package folder (unless a system one). */
+export function scriptMounts(args: readonly string[]): string[] {
+  const script = args[0];
+  if (script === undefined || !isAbsolute(script) || !existsSync(script)) return [];
+  const dir = packageDirOf(realpathSync(script));
+  return isSystemPath(`${dir}/`) ? [] : [dir];
 }
 
 /**
@@ -124,6 +153,7 @@ export async function claudeCodeContainer(options: ClaudeCodeContainerOptions): 
   let lastArgs: string[] | null = null;
   let released: Promise<void> | null = null;
   return {
+    failure: null,
     get lastArgs() {
       return lastArgs;
     },
@@ -153,7 +183,7 @@ export async function claudeCodeContainer(options: ClaudeCodeContainerOptions): 
       children.push(child);
       child.stderr?.setEncoding("utf8");
       child.stderr?.on("data", (data: string) => options.stderr?.(data));
-      return child as ClaudeSpawnedProcess;
+      return child as ChildProcess & ClaudeSpawnedProcess;
     },
     dispose() {
       released ??= (async () => {

@@ -20,6 +20,7 @@ const spec = (overrides: Partial<DockerCommandSpec> = {}): DockerCommandSpec => 
   limits: { cpuSeconds: 60, memoryBytes: 2048 * 1024 ** 2, maxProcesses: 256 },
   cpus: 1,
   identity: { user: "1000:1000" },
+  podman: false,
   labels: { "org.karenina.run-command": "true" },
   ...overrides,
 });
@@ -94,6 +95,19 @@ describe("the create options of a command's container", () => {
     const options = dockerCreateOptions(spec({ command: "my tool", args: [] }));
     expect(options.Entrypoint).toEqual(["my tool"]);
     expect(options.Cmd).toEqual([]);
+  });
+
+  test("Podman gets open-file and process limits named, under any hard limit; Docker keeps the daemon's", () => {
+    expect(dockerCreateOptions(spec({ podman: true })).HostConfig?.Ulimits).toEqual([
+      { Name: "cpu", Soft: 60, Hard: 61 },
+      { Name: "core", Soft: 0, Hard: 0 },
+      { Name: "nofile", Soft: 1024, Hard: 4096 },
+      { Name: "nproc", Soft: 4096, Hard: 4096 },
+    ]);
+    expect(dockerCreateOptions(spec()).HostConfig?.Ulimits?.map((limit) => limit.Name)).toEqual([
+      "cpu",
+      "core",
+    ]);
   });
 
   test("Podman's keep-id user namespace is asked for only when the identity carries it", () => {

@@ -45,9 +45,25 @@ export interface DockerCommandSpec {
   /** CPUs the container may use at once (a rate; `limits.cpuSeconds` bounds the total per process). */
   cpus: number;
   identity: ContainerIdentity;
+  /** The engine is Podman, which fills in open-file and process limits of its own (see {@link PODMAN_ULIMITS}); default false. */
+  podman?: boolean;
   /** Labels that mark the container as karenina's. */
   labels: Record<string, string>;
 }
+
+/**
+ * The open-file and process limits named for Podman. Its Docker-compatible API fills in nofile=1048576 and
+ * nproc=4194304 for a rootful container whose request does not name them (containers.conf's `default_ulimits`
+ * is not read there): above the hard limits an engine without CAP_SYS_RESOURCE may raise (root in a container,
+ * a CI runner), where no container starts at all ("error setting rlimits ... operation not permitted"). These
+ * are Linux's own defaults for open files (1024 soft, 4096 hard), under any hard limit, and 4096 processes of the
+ * command's uid (not enforced for uid 0; `PidsLimit` is what bounds the container's processes). Docker fills in
+ * nothing: its containers keep the daemon's limits.
+ */
+export const PODMAN_ULIMITS = Object.freeze([
+  { Name: "nofile", Soft: 1024, Hard: 4096 },
+  { Name: "nproc", Soft: 4096, Hard: 4096 },
+]);
 
 /** The size of the private /tmp, in MB: at most 256, never more than the memory limit it counts against. */
 const TMP_MAX_MB = 256;
@@ -93,6 +109,7 @@ export function dockerCreateOptions(spec: DockerCommandSpec): ContainerCreateOpt
       Ulimits: [
         { Name: "cpu", Soft: spec.limits.cpuSeconds, Hard: spec.limits.cpuSeconds + 1 },
         { Name: "core", Soft: 0, Hard: 0 },
+        ...(spec.podman ? PODMAN_ULIMITS.map((limit) => ({ ...limit })) : []),
       ],
       LogConfig: { Type: "none", Config: {} },
       AutoRemove: false,

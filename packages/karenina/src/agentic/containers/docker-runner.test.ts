@@ -2,18 +2,20 @@
  * The Docker backend (and Podman's, through the same API). Three layers: how the engine is found and the
  * clear error when it does not answer (real sockets, no daemon needed); the backend's use of the Engine API
  * against a scripted engine on a unix socket (see __fixtures__/scripted-engine.ts); and, where a daemon and
- * the test image are present, every escape an agent's command may try, contained by a real container.
+ * the test image are present, every escape an agent's command may try, contained by a real container: a
+ * Docker daemon if one is here, else the test run's Podman engine (test-support/container-engine.ts), as both
+ * runtimes (Podman answering the Docker API too).
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type Dockerode from "dockerode";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { containerEngineForTests } from "../../test-support/container-engine.js";
 import type { CommandRunLimits, RunCommandOutput } from "../tools/index.js";
 import { type ScriptedEngine, startScriptedEngine } from "./__fixtures__/scripted-engine.js";
-import { connectEngine, daemonEndpoint, engineKind } from "./docker-daemon.js";
+import { connectEngine, type DockerRuntime, daemonEndpoint, engineKind } from "./docker-daemon.js";
 import { CONTAINER_LABEL, dockerRunner } from "./docker-runner.js";
 import { ContainerBackendUnavailableError } from "./errors.js";
 
@@ -257,121 +259,219 @@ describe("the backend's use of the Engine API (a scripted engine)", () => {
   });
 });
 
-// ---- With a real daemon -------------------------------------------------------------------------------
+// ---- With a real engine -------------------------------------------------------------------------------
 
-const IMAGE = process.env.KARENINA_TEST_DOCKER_IMAGE ?? "node:20-slim";
+/** One engine the attacks run against: the runtime asked for, the environment that reaches it, its image. */
+interface RealEngine {
+  runtime: DockerRuntime;
+  title: string;
+  env: Record<string, string>;
+  image: string;
+}
 
-/** Null when a Docker daemon answers and has the test image; else why the daemon tests are skipped. */
-async function daemonSkipReason(): Promise<string | null> {
-  let docker: Dockerode;
+const DOCKER_IMAGE = process.env.KARENINA_TEST_DOCKER_IMAGE ?? "node:20-slim";
+const podmanEngine = containerEngineForTests();
+
+/** A real Docker daemon, when one answers (not Podman) and has the test image; else why not. */
+async function realDocker(): Promise<RealEngine | string> {
+  let connected: Awaited<ReturnType<typeof connectEngine>>;
   try {
-    ({ docker } = await connectEngine("docker", process.env));
+    connected = await connectEngine("docker", process.env);
   } catch (error) {
     const message = (error as Error).message;
     return `no Docker daemon answers: ${/cannot reach .*? \(.*?\)(?=:)/.exec(message)?.[0] ?? message}`;
   }
+  if (connected.engine.podman) return "DOCKER_HOST is answered by Podman";
   try {
-    await docker.getImage(IMAGE).inspect();
+    await connected.docker.getImage(DOCKER_IMAGE).inspect();
   } catch {
     // Tests never pull (no network but 127.0.0.1): the image must be there already.
-    return `the daemon has no image ${IMAGE} (docker pull ${IMAGE}, or set KARENINA_TEST_DOCKER_IMAGE)`;
+    return `the daemon has no image ${DOCKER_IMAGE} (docker pull ${DOCKER_IMAGE}, or set KARENINA_TEST_DOCKER_IMAGE)`;
   }
-  return null;
+  return { runtime: "docker", title: "a Docker daemon", env: {}, image: DOCKER_IMAGE };
 }
 
-const skipReason = await daemonSkipReason();
-const SKIP = skipReason === null ? "" : ` (skipped: ${skipReason})`;
+/**
+ * The engines to attack: as runtime "docker", a real Docker daemon if one is here with the image, else the
+ * test run's Podman engine answering the Docker API (DOCKER_HOST); as runtime "podman", that engine
+ * (CONTAINER_HOST). Each with the reason when it is missing.
+ */
+async function realEngines(): Promise<
+  { engine: RealEngine | null; skipReason: string | null; title: string }[]
+> {
+  const docker = await realDocker();
+  const socket = podmanEngine.socketPath === null ? null : `unix://${podmanEngine.socketPath}`;
+  const viaPodman = (runtime: DockerRuntime, variable: string, title: string) =>
+    socket === null || podmanEngine.image === null
+      ? { engine: null, skipReason: podmanEngine.skipReason, title }
+      : {
+          engine: { runtime, title, env: { [variable]: socket }, image: podmanEngine.image },
+          skipReason: null,
+          title,
+        };
+  const dockerTitle = "runtime docker against Podman's Docker API";
+  return [
+    typeof docker === "string"
+      ? viaPodman("docker", "DOCKER_HOST", dockerTitle)
+      : { engine: docker, skipReason: null, title: "runtime docker against a Docker daemon" },
+    viaPodman("podman", "CONTAINER_HOST", "runtime podman"),
+  ];
+}
 
-describe.skipIf(skipReason !== null)(`run_command in a Docker container${SKIP}`, () => {
-  let ws = "";
-  let outside = "";
-  let listener: Server;
-  let port = 0;
-  beforeAll(async () => {
-    listener = createServer((socket) => socket.end("hello\n"));
-    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-    port = (listener.address() as { port: number }).port;
+for (const { engine, skipReason, title } of await realEngines()) {
+  const SKIP = skipReason === null ? "" : ` (skipped: ${skipReason})`;
+  describe.skipIf(engine === null)(`run_command in a real container, ${title}${SKIP}`, () => {
+    const { runtime, image, env }: Pick<RealEngine, "runtime" | "image" | "env"> = engine ?? {
+      runtime: "docker",
+      image: "",
+      env: {},
+    };
+    const runnerFor = (options: Omit<Parameters<typeof dockerRunner>[0], "image" | "runtime"> = {}) =>
+      dockerRunner({ runtime, image, ...options });
+    let ws = "";
+    let outside = "";
+    let listener: Server;
+    let port = 0;
+    beforeAll(async () => {
+      listener = createServer((socket) => socket.end("hello\n"));
+      await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+      port = (listener.address() as { port: number }).port;
+    });
+    afterAll(() => new Promise<void>((resolve) => listener.close(() => resolve())));
+    beforeEach(async () => {
+      for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+      ws = await realpath(await mkdtemp(join(tmpdir(), "karenina-docker-ws-")));
+      outside = await realpath(await mkdtemp(join(tmpdir(), "karenina-docker-host-")));
+      await writeFile(join(outside, "secret.txt"), "host secret 42\n");
+    });
+    afterEach(async () => {
+      await rm(ws, { recursive: true, force: true });
+      await rm(outside, { recursive: true, force: true });
+    });
+
+    const run = (runner: Awaited<ReturnType<typeof dockerRunner>>, command: string, ...args: string[]) =>
+      runner.run(ws, { command, args }, LIMITS) as Promise<RunCommandOutput>;
+
+    /** Containers of ours the engine still has. */
+    async function leftBehind(): Promise<number> {
+      const { docker } = await connectEngine(runtime, process.env);
+      return (await docker.listContainers({ all: true, filters: { label: [CONTAINER_LABEL] } })).length;
+    }
+
+    test("a write in the workspace is seen on the host, owned by the user; nothing is left behind", async () => {
+      const runner = await runnerFor();
+      expect(runner.name).toBe(runtime);
+      const out = await run(runner, "sh", "-c", "echo made inside > made.txt && pwd");
+      expect(out).toMatchObject({ exit_code: 0, stdout: `${ws}\n` });
+      expect(await readFile(join(ws, "made.txt"), "utf8")).toBe("made inside\n");
+      expect((await stat(join(ws, "made.txt"))).uid).toBe(process.getuid?.());
+      expect(await leftBehind()).toBe(0);
+    });
+
+    test("host files outside the workspace are not there; the system is read-only; /tmp is private", async () => {
+      const runner = await runnerFor();
+      const secret = await run(runner, "cat", join(outside, "secret.txt"));
+      expect(secret.exit_code).not.toBe(0);
+      expect(secret.stderr).toContain("No such file or directory");
+      const system = await run(runner, "touch", "/usr/planted");
+      expect(system.stderr).toContain("Read-only file system");
+      const marker = `karenina-private-${process.pid}-${Date.now()}`;
+      expect((await run(runner, "touch", `/tmp/${marker}`)).exit_code).toBe(0);
+      expect(existsSync(join("/tmp", marker))).toBe(false);
+    });
+
+    test("the host's own files are not there: its /etc/shadow, this repository, the engine's socket", async () => {
+      const runner = await runnerFor();
+      const hostShadow = await readFile("/etc/shadow", "utf8").catch(() => null);
+      const shadow = await run(runner, "cat", "/etc/shadow");
+      if (hostShadow !== null && hostShadow.trim() !== "") expect(shadow.stdout).not.toBe(hostShadow);
+      const repository = await run(runner, "cat", join(process.cwd(), "package.json"));
+      expect(repository).toMatchObject({ exit_code: 1, stdout: "" });
+      expect(repository.stderr).toContain("No such file or directory");
+      const reached: Record<string, string | undefined> = { ...process.env, ...env };
+      const endpoint = reached.CONTAINER_HOST ?? reached.DOCKER_HOST ?? "unix:///var/run/docker.sock";
+      const socket = await run(runner, "ls", endpoint.replace(/^unix:\/\//, ""));
+      expect(socket.exit_code).not.toBe(0);
+    });
+
+    test("the workspace is the only writable mount from the host's disks; the engine's binds are read-only", async () => {
+      const runner = await runnerFor();
+      const mounts = await run(runner, "cat", "/proc/mounts");
+      const VIRTUAL = new Set(["tmpfs", "proc", "sysfs", "devpts", "mqueue", "cgroup", "cgroup2", "shm"]);
+      const writable = mounts.stdout
+        .trim()
+        .split("\n")
+        .map((line) => line.split(" "))
+        .filter(
+          ([, , type, options]) => !VIRTUAL.has(type ?? "") && (options ?? "").split(",").includes("rw"),
+        )
+        .map(([, point]) => point);
+      expect(writable).toEqual([ws]);
+      const planted = await run(
+        runner,
+        "sh",
+        "-c",
+        "for f in /etc/hosts /etc/resolv.conf /etc/hostname; do [ ! -e $f ] || echo planted >> $f; done; " +
+          "cat /etc/hosts /etc/resolv.conf /etc/hostname 2>/dev/null",
+      );
+      expect(planted.stdout).not.toContain("planted");
+      expect(planted.stderr).toMatch(/Read-only file system/);
+    });
+
+    test("no privilege: mounting, changing owners and seeing host processes all fail", async () => {
+      const runner = await runnerFor();
+      const mount = await run(runner, "mount", "-t", "tmpfs", "none", ws);
+      expect(mount.exit_code).not.toBe(0);
+      await writeFile(join(ws, "mine.txt"), "x");
+      const chown = await run(runner, "chown", "12345", "mine.txt");
+      expect(chown.exit_code).not.toBe(0);
+      expect((await stat(join(ws, "mine.txt"))).uid).toBe(process.getuid?.());
+      const processes = await run(runner, "sh", "-c", "cat /proc/[0-9]*/cmdline | tr '\\0' ' '");
+      expect(processes.stdout).not.toContain("vitest");
+    });
+
+    test("there is no network: a listener on the host cannot be reached", async () => {
+      const runner = await runnerFor();
+      const out = await run(
+        runner,
+        "node",
+        "-e",
+        `require("net").connect(${port}, "127.0.0.1").on("connect", () => process.exit(0)).on("error", (e) => { console.error(e.code); process.exit(3); })`,
+      );
+      expect(out.exit_code).toBe(3);
+      expect(out.stderr).toMatch(/ECONNREFUSED|ENETUNREACH/);
+    });
+
+    test("a fork bomb is bounded by the process limit and the next command runs", async () => {
+      const runner = await runnerFor({ limits: { maxProcesses: 32 } });
+      const out = await runner.run(
+        ws,
+        { command: "sh", args: ["-c", "f() { f | f & }; f; sleep 2; echo done"] },
+        { ...LIMITS, commandTimeoutMs: 8_000 },
+      );
+      expect(out.limit === "processes" || out.limit === "wall_clock").toBe(true);
+      expect((await run(runner, "echo", "after the bomb")).stdout).toBe("after the bomb\n");
+      expect(await leftBehind()).toBe(0);
+    });
+
+    test("a command past the memory limit is stopped with a memory note", async () => {
+      const runner = await runnerFor({ limits: { memoryBytes: 256 * 1024 ** 2 } });
+      const out = await run(runner, "node", "-e", "const a = []; for (;;) a.push(Buffer.alloc(1e7, 1));");
+      expect(out).toMatchObject({ exit_code: null, signal: "SIGKILL", timed_out: false, limit: "memory" });
+      expect(out.note).toMatch(/out of memory.*256 MB/);
+    });
+
+    test("past the wall-clock limit the container is killed and removed", async () => {
+      const runner = await runnerFor();
+      const started = Date.now();
+      const out = await runner.run(
+        ws,
+        { command: "sleep", args: ["60"] },
+        { ...LIMITS, commandTimeoutMs: 1_000 },
+      );
+      expect(out).toMatchObject({ timed_out: true, limit: "wall_clock" });
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(await leftBehind()).toBe(0);
+    });
   });
-  afterAll(() => new Promise<void>((resolve) => listener.close(() => resolve())));
-  beforeEach(async () => {
-    ws = await realpath(await mkdtemp(join(tmpdir(), "karenina-docker-ws-")));
-    outside = await realpath(await mkdtemp(join(tmpdir(), "karenina-docker-host-")));
-    await writeFile(join(outside, "secret.txt"), "host secret 42\n");
-  });
-  afterEach(async () => {
-    await rm(ws, { recursive: true, force: true });
-    await rm(outside, { recursive: true, force: true });
-  });
-
-  const run = (runner: Awaited<ReturnType<typeof dockerRunner>>, command: string, ...args: string[]) =>
-    runner.run(ws, { command, args }, LIMITS) as Promise<RunCommandOutput>;
-
-  /** Containers of ours the daemon still has. */
-  async function leftBehind(): Promise<number> {
-    const { docker } = await connectEngine("docker", process.env);
-    return (await docker.listContainers({ all: true, filters: { label: [CONTAINER_LABEL] } })).length;
-  }
-
-  test("a write in the workspace is seen on the host, owned by the user; nothing is left behind", async () => {
-    const runner = await dockerRunner({ image: IMAGE });
-    const out = await run(runner, "sh", "-c", "echo made inside > made.txt && pwd");
-    expect(out).toMatchObject({ exit_code: 0, stdout: `${ws}\n` });
-    expect(await readFile(join(ws, "made.txt"), "utf8")).toBe("made inside\n");
-    expect((await stat(join(ws, "made.txt"))).uid).toBe(process.getuid?.());
-    expect(await leftBehind()).toBe(0);
-  }, 60_000);
-
-  test("host files outside the workspace are not there; the system is read-only; /tmp is private", async () => {
-    const runner = await dockerRunner({ image: IMAGE });
-    const secret = await run(runner, "cat", join(outside, "secret.txt"));
-    expect(secret.exit_code).not.toBe(0);
-    expect(secret.stderr).toContain("No such file or directory");
-    const system = await run(runner, "touch", "/usr/planted");
-    expect(system.stderr).toContain("Read-only file system");
-    const marker = `karenina-private-${process.pid}-${Date.now()}`;
-    expect((await run(runner, "touch", `/tmp/${marker}`)).exit_code).toBe(0);
-    expect(existsSync(join("/tmp", marker))).toBe(false);
-  }, 60_000);
-
-  test("there is no network: a listener on the host cannot be reached", async () => {
-    const runner = await dockerRunner({ image: IMAGE });
-    const out = await run(
-      runner,
-      "node",
-      "-e",
-      `require("net").connect(${port}, "127.0.0.1").on("connect", () => process.exit(0)).on("error", (e) => { console.error(e.code); process.exit(3); })`,
-    );
-    expect(out.exit_code).toBe(3);
-    expect(out.stderr).toMatch(/ECONNREFUSED|ENETUNREACH/);
-  }, 60_000);
-
-  test("a fork bomb is bounded by the process limit and the next command runs", async () => {
-    const runner = await dockerRunner({ image: IMAGE, limits: { maxProcesses: 32 } });
-    const out = await runner.run(
-      ws,
-      { command: "sh", args: ["-c", "f() { f | f & }; f; sleep 2; echo done"] },
-      { ...LIMITS, commandTimeoutMs: 8_000 },
-    );
-    expect(out.limit === "processes" || out.limit === "wall_clock").toBe(true);
-    expect((await run(runner, "echo", "after the bomb")).stdout).toBe("after the bomb\n");
-    expect(await leftBehind()).toBe(0);
-  }, 60_000);
-
-  test("a command past the memory limit is stopped with a memory note", async () => {
-    const runner = await dockerRunner({ image: IMAGE, limits: { memoryBytes: 256 * 1024 ** 2 } });
-    const out = await run(runner, "node", "-e", "const a = []; for (;;) a.push(Buffer.alloc(1e7, 1));");
-    expect(out.exit_code).not.toBe(0);
-    expect(out.limit).toBe("memory");
-  }, 60_000);
-
-  test("past the wall-clock limit the container is killed and removed", async () => {
-    const runner = await dockerRunner({ image: IMAGE });
-    const out = await runner.run(
-      ws,
-      { command: "sleep", args: ["60"] },
-      { ...LIMITS, commandTimeoutMs: 1_000 },
-    );
-    expect(out).toMatchObject({ timed_out: true, limit: "wall_clock" });
-    expect(await leftBehind()).toBe(0);
-  }, 60_000);
-});
+}

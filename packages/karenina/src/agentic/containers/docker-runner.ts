@@ -88,6 +88,8 @@ async function killQuietly(container: Dockerode.Container): Promise<void> {
 interface ContainerRun {
   status: number;
   oomKilled: boolean;
+  /** Whether karenina killed it (time limit or abort). */
+  killedByUs: boolean;
   stdout: string;
   stderr: string;
   timedOut: boolean;
@@ -109,7 +111,11 @@ async function runInContainer(
   const request = { _query: { name }, _body: options } as Dockerode.ContainerCreateOptions;
   const container = await connected.docker.createContainer(request);
   let timer: NodeJS.Timeout | undefined;
-  const kill = () => void killQuietly(container);
+  let killedByUs = false;
+  const kill = () => {
+    killedByUs = true;
+    void killQuietly(container);
+  };
   try {
     const stream = await container.attach({ stream: true, stdout: true, stderr: true });
     const stdout = cappedSink(limits.commandOutputBytes);
@@ -131,6 +137,7 @@ async function runInContainer(
     return {
       status: waited.StatusCode ?? -1,
       oomKilled: state?.OOMKilled === true,
+      killedByUs,
       stdout: stdout.text(),
       stderr: stderr.text(),
       timedOut,
@@ -143,6 +150,19 @@ async function runInContainer(
       if (!isStatus(error, 404)) throw error;
     });
   }
+}
+
+/**
+ * A SIGKILL that karenina did not send: the kernel's OOM killer, in all likelihood. Not every engine says so
+ * (`OOMKilled` stays false under Podman with runc on cgroup v1), so the note says what is known.
+ */
+function unexplainedKill(memoryMb: number): { limit: "memory"; note: string } {
+  return {
+    limit: "memory",
+    note:
+      `The command was killed (SIGKILL), not by karenina: most likely it ran out of memory (the container ` +
+      `allows ${memoryMb} MB).`,
+  };
 }
 
 /** The output of a finished container run, with the limit that ended it, if any. */
@@ -160,6 +180,7 @@ function outputOf(run: ContainerRun, limits: ContainerLimits, timeoutMs: number)
     note: `The command ran out of memory: the container allows ${memoryMb} MB.`,
   };
   if (run.oomKilled && !run.timedOut) return { ...output, ...memory };
+  if (output.signal === "SIGKILL" && !run.killedByUs) return { ...output, ...unexplainedKill(memoryMb) };
   const hit = limitReached(output, limits, timeoutMs);
   if (hit === null) return output;
   return { ...output, ...(hit.limit === "memory" ? memory : hit) };
@@ -208,6 +229,7 @@ export async function dockerRunner(options: DockerOptions): Promise<CommandRunne
         limits,
         cpus,
         identity,
+        podman: connected.engine.podman,
         labels: { [CONTAINER_LABEL]: "true" },
       });
       let run: ContainerRun;

@@ -9,11 +9,21 @@ export {
   CLAUDE_CODE_MIN_ADDRESS_SPACE,
   type ClaudeCodeContainer,
   type ClaudeCodeContainerOptions,
+  type ClaudeCodeSandbox,
   type ClaudeSpawnedProcess,
   type ClaudeSpawnRequest,
   claudeCodeContainer,
   claudeProgramMounts,
 } from "./claude-code-container.js";
+export {
+  CLAUDE_CODE_CONTAINER_LABEL,
+  type ClaudeCodeCreateSpec,
+  type ClaudeCodeEngineContainer,
+  type ClaudeCodeEngineOptions,
+  type ClaudeCodeNetwork,
+  claudeCodeCreateOptions,
+  claudeCodeEngineContainer,
+} from "./claude-code-engine.js";
 export { malformedAddHosts } from "./docker-create-options.js";
 export type { DockerRuntime } from "./docker-daemon.js";
 export { CONTAINER_LABEL, type DockerOptions, dockerRunner } from "./docker-runner.js";

@@ -18,7 +18,14 @@ import {
   type ProviderEnv,
 } from "../../llm/index.js";
 import { AgentExecutionError, agentResult } from "../agent/index.js";
-import { type ClaudeCodeContainer, type ContainerLimits, claudeCodeContainer } from "../containers/index.js";
+import {
+  type ClaudeCodeNetwork,
+  type ClaudeCodeSandbox,
+  type ContainerLimits,
+  claudeCodeContainer,
+  claudeCodeEngineContainer,
+  type DockerRuntime,
+} from "../containers/index.js";
 import { claudeQueryOptions } from "./query-options.js";
 import { type SdkFrame, traceFromSdkMessages } from "./sdk-trace.js";
 
@@ -43,18 +50,35 @@ export interface ClaudeAgentSettings {
   /** MCP servers attached to every run. */
   mcp?: McpAttachment | null;
   /**
-   * Run Claude Code inside a bubblewrap container (see `claudeCodeContainer`) with these limits; null or
-   * absent: as a host process.
+   * Run Claude Code inside a bubblewrap container (see `claudeCodeContainer`) or a Docker or Podman one (see
+   * `claudeCodeEngineContainer`) with these limits; null or absent: as a host process.
    */
   container?: ClaudeContainerSettings | null;
 }
 
-/** The container of a deep agent: bubblewrap, with `run_command`'s limits. */
-export interface ClaudeContainerSettings {
+/** The container of a deep agent: bubblewrap, or Docker or Podman with an image; `run_command`'s limits. */
+export type ClaudeContainerSettings = ClaudeBubblewrapSettings | ClaudeEngineSettings;
+
+/** Claude Code in bubblewrap, on the host's own system files. */
+export interface ClaudeBubblewrapSettings {
   backend: "bubblewrap";
   limits?: Partial<ContainerLimits>;
   /** The `bwrap` program; default the first on PATH. */
   bwrapPath?: string;
+}
+
+/** Claude Code in a Docker or Podman container of `image`. */
+export interface ClaudeEngineSettings {
+  backend: DockerRuntime;
+  /** An image with glibc and bash (Claude Code's program is bound into it from the host). */
+  image: string;
+  /** `host` (default): the host's network; `bridge`: the engine's bridge network. */
+  network?: ClaudeCodeNetwork;
+  /** `name:address` entries for /etc/hosts (bridge network). */
+  addHosts?: readonly string[];
+  limits?: Partial<ContainerLimits>;
+  /** More host paths bound read-only at their own path (e.g. a library the image lacks). */
+  readOnlyPaths?: readonly string[];
 }
 
 const DEFAULT_MAX_TURNS = 25;
@@ -104,6 +128,33 @@ function promptOf(messages: readonly Message[]): { prompt: string; system: strin
   return { prompt: texts("user").join("\n\n"), system: system.length === 0 ? null : system.join("\n\n") };
 }
 
+/** The container of one session, checked to work here (a missing backend throws, never falls back). */
+function sandboxFor(
+  container: ClaudeContainerSettings,
+  workspace: string,
+  stderr: (data: string) => void,
+): Promise<ClaudeCodeSandbox> {
+  const limits = container.limits === undefined ? {} : { limits: container.limits };
+  if (container.backend === "bubblewrap") {
+    return claudeCodeContainer({
+      workspace,
+      ...limits,
+      ...(container.bwrapPath === undefined ? {} : { bwrapPath: container.bwrapPath }),
+      stderr,
+    });
+  }
+  return claudeCodeEngineContainer({
+    runtime: container.backend,
+    image: container.image,
+    workspace,
+    ...limits,
+    ...(container.network === undefined ? {} : { network: container.network }),
+    ...(container.addHosts === undefined ? {} : { addHosts: container.addHosts }),
+    ...(container.readOnlyPaths === undefined ? {} : { readOnlyPaths: container.readOnlyPaths }),
+    stderr,
+  });
+}
+
 /**
  * A deep-agent `AgentPort` running Claude Code through the Claude Agent SDK. A run's `workingDir` is Claude
  * Code's cwd; `maxTurns` its turn limit (reaching it is `limitReached`); the wall-clock limit ends it with
@@ -136,19 +187,12 @@ export function claudeAgentPort(settings: ClaudeAgentSettings): AgentPort {
       const frames: SdkFrame[] = [];
       const { prompt, system } = promptOf(messages);
       const cwd = options.workingDir ?? process.cwd();
-      let container: ClaudeCodeContainer | null = null;
+      let container: ClaudeCodeSandbox | null = null;
       try {
         if (settings.container != null) {
           // Made before the session, so that a missing backend fails the run instead of falling back to the host.
-          container = await claudeCodeContainer({
-            workspace: cwd,
-            ...(settings.container.limits === undefined ? {} : { limits: settings.container.limits }),
-            ...(settings.container.bwrapPath === undefined
-              ? {}
-              : { bwrapPath: settings.container.bwrapPath }),
-            stderr: (data) => {
-              stderr.tail = (stderr.tail + data).slice(-STDERR_TAIL);
-            },
+          container = await sandboxFor(settings.container, cwd, (data) => {
+            stderr.tail = (stderr.tail + data).slice(-STDERR_TAIL);
           });
         }
       } catch (error) {
@@ -182,6 +226,8 @@ export function claudeAgentPort(settings: ClaudeAgentSettings): AgentPort {
         for await (const frame of stream) frames.push(frame as SdkFrame);
       } catch (error) {
         if (guard.aborted()) throw new LlmAbortedError(model, error);
+        // The container could not start Claude Code: the backend's own error, not a failure of the agent.
+        if (container?.failure != null) throw container.failure;
         // A process that fails after its result message (an error result exits non-zero) is judged by that result.
         if (!guard.timedOut() && !frames.some((frame) => frame.type === "result")) {
           throw new AgentExecutionError(

@@ -58,7 +58,9 @@ export function embeddingModelPort(target: EmbeddingModelTarget): EmbeddingPort 
           maxRetries: 0,
           abortSignal: guard.signal,
         });
-        const tokens = result.usage?.tokens ?? 0;
+        // A provider that counts no tokens (the Gemini API) leaves the SDK's sum NaN: counted as none.
+        const counted = result.usage?.tokens;
+        const tokens = typeof counted === "number" && Number.isFinite(counted) ? counted : 0;
         return {
           embeddings: result.embeddings.map((vector) => [...vector]),
           usage: { input_tokens: tokens, output_tokens: 0, total_tokens: tokens, model: target.modelName },

@@ -89,4 +89,19 @@ export {
   hostedEmbeddings,
   type OllamaEmbeddingOptions,
   ollamaEmbeddings,
+  vertexEmbeddings,
 } from "./provider-embeddings.js";
+export {
+  type GoogleCredentialsFile,
+  VERTEX_DEFAULT_LOCATION,
+  VERTEX_LOCATION_VARIABLES,
+  VERTEX_PROJECT_VARIABLES,
+  type VertexAuth,
+  type VertexConnection,
+  type VertexOptions,
+  vertexBaseUrl,
+  vertexConnection,
+  vertexLlm,
+  vertexModel,
+  vertexParser,
+} from "./vertex.js";

@@ -2,7 +2,8 @@
  * Embedding ports over the providers reached through the AI SDK's own packages that have an embeddings API:
  * Mistral (`POST /v1/embeddings`, `mistral-embed`), Together (`POST /v1/embeddings`), Cohere (`POST /v2/embed`),
  * Azure OpenAI (an embedding deployment), Ollama's native `POST /api/embed`, and Amazon Bedrock (Titan, Cohere or
- * Nova embedding models through `POST /model/{id}/invoke`). Each is reached with its chat adapter's key, URL and
+ * Nova embedding models through `POST /model/{id}/invoke`), the Gemini API (`batchEmbedContents`, one text at
+ * `embedContent`), OpenRouter (OpenAI-compatible `POST /embeddings`) and Vertex AI (`:predict`). Each is reached with its chat adapter's key, URL and
  * environment conventions, and its package is imported at the first `embed`.
  */
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
@@ -10,14 +11,22 @@ import { requireModelName } from "./api-key.js";
 import { type AzureOptions, azureConnection, azureProvider } from "./azure.js";
 import { type BedrockOptions, bedrockConnection, providerSettings, secretsOf } from "./bedrock.js";
 import { type EmbeddingPort, embeddingModelPort } from "./embeddings.js";
-import { type HostedApiOptions, type HostedConnection, hostedConnection } from "./hosted-api.js";
+import { GOOGLE_API_KEY_VARIABLES, GOOGLE_BASE_URL } from "./google.js";
+import {
+  type HostedApi,
+  type HostedApiOptions,
+  type HostedConnection,
+  hostedConnection,
+} from "./hosted-api.js";
 import { HOSTED_CHAT_APIS } from "./hosted-chat.js";
 import { lazyEmbeddingModel } from "./lazy-embedding-model.js";
 import { type OllamaOptions, ollamaBaseUrl } from "./ollama.js";
+import { OPENROUTER_BASE_URL } from "./openrouter.js";
+import { type VertexOptions, vertexConnection, vertexEmbeddingModel, vertexSecrets } from "./vertex.js";
 
 /**
  * The adapters whose provider has an embeddings API served here, for messages (besides `openai` and
- * `openai_endpoint`, see `embeddings.ts`). Groq, xAI, DeepSeek, Anthropic and OpenRouter have none here.
+ * `openai_endpoint`, see `embeddings.ts`). Groq, xAI, DeepSeek and Anthropic have none here.
  */
 export const EMBEDDING_ADAPTERS = Object.freeze([
   "openai_endpoint",
@@ -28,10 +37,29 @@ export const EMBEDDING_ADAPTERS = Object.freeze([
   "azure",
   "ollama",
   "bedrock",
+  "google",
+  "openrouter",
+  "vertex",
 ] as const);
 
-/** The hosted chat adapters whose API also embeds. */
-export type HostedEmbeddingAdapter = "mistral" | "together" | "cohere";
+/** The hosted APIs whose API also embeds: three hosted chat APIs, the Gemini API and OpenRouter. */
+export type HostedEmbeddingAdapter = "mistral" | "together" | "cohere" | "google" | "openrouter";
+
+/** The Gemini API and OpenRouter as their chat adapters reach them (keys, base URLs). */
+const EMBEDDING_APIS: Readonly<Record<"google" | "openrouter", HostedApi>> = Object.freeze({
+  google: {
+    adapter: "google",
+    keyVariables: GOOGLE_API_KEY_VARIABLES,
+    keySetting: "endpoint_api_key",
+    baseURL: GOOGLE_BASE_URL,
+  },
+  openrouter: {
+    adapter: "openrouter",
+    keyVariables: ["OPENROUTER_API_KEY"],
+    keySetting: "endpoint_api_key",
+    baseURL: OPENROUTER_BASE_URL,
+  },
+});
 
 /** How a hosted API's package makes an embedding model, with the provider name the AI SDK reports for it. */
 const HOSTED_EMBEDDERS: Readonly<
@@ -40,6 +68,18 @@ const HOSTED_EMBEDDERS: Readonly<
     { provider: string; load: (connection: HostedConnection, modelName: string) => Promise<EmbeddingModelV3> }
   >
 > = Object.freeze({
+  google: {
+    provider: "google.generative-ai",
+    load: async ({ apiKey, baseURL }, modelName) =>
+      (await import("@ai-sdk/google")).createGoogleGenerativeAI({ apiKey, baseURL }).embedding(modelName),
+  },
+  openrouter: {
+    provider: "openrouter.embedding",
+    load: async ({ apiKey, baseURL }, modelName) =>
+      (await import("@ai-sdk/openai-compatible"))
+        .createOpenAICompatible({ name: "openrouter", apiKey, baseURL })
+        .embeddingModel(modelName),
+  },
   mistral: {
     provider: "mistral.embedding",
     load: async ({ apiKey, baseURL }, modelName) =>
@@ -71,9 +111,11 @@ export interface HostedEmbeddingOptions extends HostedApiOptions, EmbeddingTimeo
 }
 
 /**
- * An `EmbeddingPort` over Mistral, Together or Cohere, with the key and base URL read as their chat adapters
- * read them (`MISTRAL_API_KEY`, `TOGETHER_API_KEY`, `COHERE_API_KEY`/`CO_API_KEY`; `MISTRAL_BASE_URL`, ...).
- * Cohere embeds with `input_type: "search_query"` (the AI SDK's default) for both texts of a comparison.
+ * An `EmbeddingPort` over Mistral, Together, Cohere, the Gemini API or OpenRouter, with the key and base URL read
+ * as their chat adapters read them (`MISTRAL_API_KEY`, `TOGETHER_API_KEY`, `COHERE_API_KEY`/`CO_API_KEY`,
+ * `GOOGLE_GENERATIVE_AI_API_KEY`/`GEMINI_API_KEY`/`GOOGLE_API_KEY`, `OPENROUTER_API_KEY`; `MISTRAL_BASE_URL`,
+ * ...). Cohere embeds with `input_type: "search_query"` (the AI SDK's default) for both texts of a comparison;
+ * the Gemini API (`gemini-embedding-001`, `text-embedding-004`) reports no token counts, so its usage is 0.
  * @throws {AdapterUnavailableError} when no key is given or set, or the model name is missing.
  * @example
  * const port = hostedEmbeddings("mistral", { modelName: "mistral-embed", env: { MISTRAL_API_KEY: "sk-…" } });
@@ -82,7 +124,9 @@ export function hostedEmbeddings(
   adapter: HostedEmbeddingAdapter,
   options: HostedEmbeddingOptions,
 ): EmbeddingPort {
-  const connection = hostedConnection(HOSTED_CHAT_APIS[adapter], options, `${adapter} embeddings`);
+  const api =
+    adapter === "google" || adapter === "openrouter" ? EMBEDDING_APIS[adapter] : HOSTED_CHAT_APIS[adapter];
+  const connection = hostedConnection(api, options, `${adapter} embeddings`);
   const embedder = HOSTED_EMBEDDERS[adapter];
   return embeddingModelPort({
     model: lazyEmbeddingModel({
@@ -170,6 +214,27 @@ export function bedrockEmbeddings(options: BedrockOptions): EmbeddingPort {
     }),
     modelName: options.modelName,
     secrets: secretsOf(connection.credentials),
+    ...timeoutOf(options),
+  });
+}
+
+/**
+ * An `EmbeddingPort` over a Vertex AI embedding model (`gemini-embedding-001`, `text-embedding-005`,
+ * `text-multilingual-embedding-002`) through `:predict`, reached and authorised as the `vertex` chat adapter is
+ * (see {@link VertexOptions}); tokens are the sum of each prediction's `statistics.token_count`.
+ * @throws {AdapterUnavailableError} when the model name, the credentials or the project is missing.
+ */
+export function vertexEmbeddings(options: VertexOptions): EmbeddingPort {
+  requireModelName("vertex embeddings", options.modelName);
+  const connection = vertexConnection(options);
+  return embeddingModelPort({
+    model: lazyEmbeddingModel({
+      provider: "google.vertex.embedding",
+      modelId: options.modelName,
+      load: () => vertexEmbeddingModel(connection, options.modelName),
+    }),
+    modelName: options.modelName,
+    secrets: vertexSecrets(connection),
     ...timeoutOf(options),
   });
 }

@@ -37,6 +37,9 @@ import {
   type RecordingMode,
   recordingLlmPort,
   recordingParserPort,
+  type VertexOptions,
+  vertexEmbeddings,
+  vertexModel,
 } from "../../llm/index.js";
 import type { ModelConfig } from "./model/index.js";
 import { callAdapterTarget, INTERFACES, isKnownInterface, supportedProviderNames } from "./model/index.js";
@@ -64,7 +67,8 @@ export type CallAdapter =
   | HostedChatAdapter
   | "ollama"
   | "azure"
-  | "bedrock";
+  | "bedrock"
+  | "vertex";
 
 /** The adapters that a `langchain` provider name (or the interface of the same name) leads to. */
 const PROVIDER_ADAPTERS = new Set<string>([
@@ -75,6 +79,7 @@ const PROVIDER_ADAPTERS = new Set<string>([
   "ollama",
   "azure",
   "bedrock",
+  "vertex",
 ]);
 
 /**
@@ -143,6 +148,10 @@ const CONTROL_KWARGS = new Set([
   "credentials_profile_name",
   // Cohere's key, as LangChain's ChatCohere takes it.
   "cohere_api_key",
+  // Vertex AI's connection, as LangChain's ChatVertexAI takes it.
+  "project",
+  "location",
+  "api_endpoint",
 ]);
 
 /** Keys whose object the original's OpenAI client merges into the request body (LangChain `ChatOpenAI`). */
@@ -176,10 +185,10 @@ const KNOWN = () => Object.keys(INTERFACES).join(", ");
 
 /**
  * The adapter serving a model's LLM and parser calls: `openai_endpoint`, `openrouter`, `openai`, `anthropic`,
- * `google`, `mistral`, `groq`, `xai`, `deepseek`, `together`, `ollama`, `azure`, `bedrock`, `cohere` as named;
+ * `google`, `mistral`, `groq`, `xai`, `deepseek`, `together`, `ollama`, `azure`, `bedrock`, `cohere`, `vertex` as named;
  * `claude_tool` (and the judge calls of `claude_agent_sdk`) → anthropic; `langchain` (and the judge calls of
  * `langchain_deep_agents`) by `model_provider` (see `PROVIDERS`: openai, anthropic, google_genai, mistralai,
- * groq, xai, deepseek, together, ollama, azure_openai, bedrock, bedrock_converse, cohere).
+ * groq, xai, deepseek, together, ollama, azure_openai, bedrock, bedrock_converse, cohere, google_vertexai).
  * @throws {AdapterUnavailableError} for `manual` and `taskeval` (they have no LLM), an unknown interface, a
  * missing `model_name` or `model_provider`, or a provider with no adapter here.
  */
@@ -226,7 +235,8 @@ export function callAdapterFor(model: ModelConfig): CallAdapter {
  * `TOGETHER_API_KEY`; `AZURE_OPENAI_API_KEY`; `COHERE_API_KEY`, `CO_API_KEY`). `openai_endpoint` takes its key
  * from the model only; `ollama` needs none. Azure's deployment, API version and endpoint may also come from
  * `extra_kwargs` (`azure_deployment`, `api_version`, `azure_endpoint`), as LangChain's `AzureChatOpenAI` takes
- * them; Bedrock's region, access keys and endpoint likewise (see {@link bedrockOptionsFor}).
+ * them; Bedrock's region, access keys and endpoint likewise (see {@link bedrockOptionsFor}); Vertex's project,
+ * location and credentials come from the environment or `extra_kwargs` (see {@link vertexOptionsFor}).
  * @throws {AdapterUnavailableError} as {@link callAdapterFor} does, or naming the variable to set when no key is found.
  */
 export function languageModelFor(model: ModelConfig, options: PortRoutingOptions = {}): LanguageModelTarget {
@@ -276,6 +286,8 @@ export function languageModelFor(model: ModelConfig, options: PortRoutingOptions
       return azureModel(azureOptionsFor(model, env));
     case "bedrock":
       return bedrockModel(bedrockOptionsFor(model, env));
+    case "vertex":
+      return vertexModel(vertexOptionsFor(model, env));
     default:
       return hostedChatModel(adapter, { ...settings, ...hostedKeyAndUrl(model, adapter), env });
   }
@@ -341,6 +353,31 @@ export function bedrockOptionsFor(model: ModelConfig, env: ProviderEnv = process
   };
 }
 
+/** A host given without a scheme (LangChain's `api_endpoint`, `us-central1-aiplatform.googleapis.com`) as a URL. */
+const withScheme = (url: string | null) =>
+  url === null || /^https?:\/\//.test(url) ? url : `https://${url}`;
+
+/**
+ * The `vertex` adapter settings of a model, as LangChain's `ChatVertexAI` takes them: the project and location
+ * from `extra_kwargs.project` and `location`; an express-mode API key from the model's `endpoint_api_key` (or
+ * `extra_kwargs.api_key`); the endpoint from `endpoint_base_url`, `extra_kwargs.api_endpoint` (a host) or
+ * `base_url`. What is not given is read from `env` (see {@link VertexOptions}: `GOOGLE_VERTEX_PROJECT`,
+ * `GOOGLE_VERTEX_LOCATION`, `GOOGLE_APPLICATION_CREDENTIALS`, `GOOGLE_VERTEX_API_KEY`, ...).
+ */
+export function vertexOptionsFor(model: ModelConfig, env: ProviderEnv = process.env): VertexOptions {
+  return {
+    ...modelCallSettings(model),
+    project: extraString(model, "project"),
+    location: extraString(model, "location"),
+    apiKey: model.endpoint_api_key?.reveal() ?? extraString(model, "api_key"),
+    baseURL:
+      model.endpoint_base_url ??
+      withScheme(extraString(model, "api_endpoint")) ??
+      extraString(model, "base_url"),
+    env,
+  };
+}
+
 /**
  * What identifies a model's requests in recordings: its adapter and model name, and its sampling settings
  * (request arguments from `extra_kwargs` only when there are some, so recordings of other models keep their keys).
@@ -384,9 +421,10 @@ export function parserPortFor(model: ModelConfig, options: PortRoutingOptions = 
  * The `EmbeddingPort` for the embedding model `embeddingModelName` (spec 04 §10), reached through a model
  * config's connection, with the key, URL and environment conventions of its adapter: `openai_endpoint` (the
  * model's base URL and key), `openai`, `mistral` (`mistral-embed`), `together`, `cohere` (`embed-english-v3.0`,
- * ...), `azure` (`embeddingModelName` is the embedding deployment), `ollama` (native `/api/embed`) and `bedrock`
- * (`amazon.titan-embed-text-v2:0`, `cohere.embed-english-v3`, ...), as named or through `langchain`'s
- * provider names. The provider's package is imported at the first `embed`.
+ * ...), `azure` (`embeddingModelName` is the embedding deployment), `ollama` (native `/api/embed`), `bedrock`
+ * (`amazon.titan-embed-text-v2:0`, `cohere.embed-english-v3`, ...), `google` (`gemini-embedding-001`,
+ * `text-embedding-004`), `openrouter` (its `/embeddings`) and `vertex` (`gemini-embedding-001`,
+ * `text-embedding-005`, through `:predict`), as named or through `langchain`'s provider names. The provider's package is imported at the first `embed`.
  * @throws {AdapterUnavailableError} for an adapter whose provider has no embeddings here (the message lists
  * those that have), or when the key or another setting is missing.
  */
@@ -416,6 +454,8 @@ export function embeddingPortFor(
     case "mistral":
     case "together":
     case "cohere":
+    case "google":
+    case "openrouter":
       return hostedEmbeddings(adapter, { ...named, ...hostedKeyAndUrl(model, adapter) });
     case "ollama":
       return ollamaEmbeddings({ ...named, ...hostedKeyAndUrl(model, adapter) });
@@ -423,9 +463,11 @@ export function embeddingPortFor(
       return azureEmbeddings({ ...azureOptionsFor(model, env), ...named, deployment: embeddingModelName });
     case "bedrock":
       return bedrockEmbeddings({ ...bedrockOptionsFor(model, env), ...named });
+    case "vertex":
+      return vertexEmbeddings({ ...vertexOptionsFor(model, env), ...named });
     default:
       throw new AdapterUnavailableError(
-        `model ${model.id}: ${adapter}${model.interface === adapter ? "" : ` (interface ${model.interface}${model.model_provider ? `, provider ${model.model_provider}` : ""})`} has no embeddings API here; embeddings are served by ${EMBEDDING_ADAPTERS.join(", ")} models (langchain providers openai, mistralai, together, cohere, azure_openai, ollama, bedrock); set the embedding check's model on one of them`,
+        `model ${model.id}: ${adapter}${model.interface === adapter ? "" : ` (interface ${model.interface}${model.model_provider ? `, provider ${model.model_provider}` : ""})`} has no embeddings API here; embeddings are served by ${EMBEDDING_ADAPTERS.join(", ")} models (langchain providers openai, mistralai, together, cohere, azure_openai, ollama, bedrock, google_genai, google_vertexai); set the embedding check's model on one of them`,
         "no embedding adapter",
         "openai_endpoint",
       );

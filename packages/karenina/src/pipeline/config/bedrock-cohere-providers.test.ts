@@ -1,8 +1,9 @@
 /**
  * Amazon Bedrock (Converse API, SigV4 or a Bedrock API key) and Cohere (v2 chat API) through their AI SDK
  * packages, over real HTTP against fake APIs on 127.0.0.1 speaking each wire format (hand-written replies):
- * each answers, gives structured judge output, calls a tool, has a 429 retried after its `retry-after`, and
- * counts usage; `langchain` provider names route to them; keys and regions come from the environment.
+ * each answers, gives structured judge output, calls a tool, has a 429 retried after its `retry-after`, counts
+ * usage, and streams (Bedrock's ConverseStream in the AWS event stream, Cohere's typed server-sent events);
+ * `langchain` provider names route to them; keys and regions come from the environment.
  */
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
@@ -17,7 +18,7 @@ import {
 } from "../../test-support/provider-servers/index.js";
 import type { ScriptedHttpServer } from "../../test-support/scripted-http.js";
 import { costOf } from "../pricing.js";
-import { describeProviderConformance } from "./__fixtures__/provider-conformance.js";
+import { describeProviderConformance, describeStreamedAnswer } from "./__fixtures__/provider-conformance.js";
 import {
   callAdapterFor,
   languageModelFor,
@@ -44,12 +45,25 @@ interface ProviderCase {
   adapter: string;
   /** What every request must look like: path and credentials. */
   expectRequest: (request: RecordedRequest | undefined) => void;
+  /** What a streamed request must look like. */
+  expectStreamRequest: (request: RecordedRequest | undefined) => void;
   /** The roles of the messages a plain call sends (Bedrock sends the system prompt beside them). */
   roles: string[];
   /** What a structured call asks of the API. */
   structured: (body: Record<string, unknown>) => void;
   /** The messages of a request, where the tool result must appear. */
   messagesOf: (body: Record<string, unknown>) => unknown;
+}
+
+/** A SigV4 signature with the environment's access key, region and session token. */
+function expectSigned(request: RecordedRequest | undefined) {
+  const authorization = String(request?.headers.authorization);
+  expect(authorization).toMatch(
+    new RegExp(`^AWS4-HMAC-SHA256 Credential=${ACCESS_KEY_ID}/\\d{8}/eu-west-3/bedrock/aws4_request, `),
+  );
+  expect(authorization).toMatch(/SignedHeaders=[^,]*x-amz-date[^,]*, Signature=[0-9a-f]{64}$/);
+  expect(request?.headers["x-amz-security-token"]).toBe(SESSION_TOKEN);
+  expect(request?.headers["x-amz-date"]).toMatch(/^\d{8}T\d{6}Z$/);
 }
 
 const CASES: ProviderCase[] = [
@@ -67,13 +81,11 @@ const CASES: ProviderCase[] = [
     adapter: "bedrock",
     expectRequest(request) {
       expect(request?.path).toBe(`/model/${encodeURIComponent(NOVA)}/converse`);
-      const authorization = String(request?.headers.authorization);
-      expect(authorization).toMatch(
-        new RegExp(`^AWS4-HMAC-SHA256 Credential=${ACCESS_KEY_ID}/\\d{8}/eu-west-3/bedrock/aws4_request, `),
-      );
-      expect(authorization).toMatch(/SignedHeaders=[^,]*x-amz-date[^,]*, Signature=[0-9a-f]{64}$/);
-      expect(request?.headers["x-amz-security-token"]).toBe(SESSION_TOKEN);
-      expect(request?.headers["x-amz-date"]).toMatch(/^\d{8}T\d{6}Z$/);
+      expectSigned(request);
+    },
+    expectStreamRequest(request) {
+      expect(request?.path).toBe(`/model/${encodeURIComponent(NOVA)}/converse-stream`);
+      expectSigned(request);
     },
     roles: ["user"],
     structured(body) {
@@ -103,6 +115,11 @@ const CASES: ProviderCase[] = [
       expect(request?.path).toBe("/v2/chat");
       expect(request?.headers.authorization).toBe(`Bearer ${COHERE_KEY}`);
       expect(request?.body.model).toBe("command-r-08-2024");
+    },
+    expectStreamRequest(request) {
+      expect(request?.path).toBe("/v2/chat");
+      expect(request?.headers.authorization).toBe(`Bearer ${COHERE_KEY}`);
+      expect(request?.body.stream).toBe(true);
     },
     roles: ["system", "user"],
     structured(body) {
@@ -134,6 +151,14 @@ describeProviderConformance(
     ...providerCase,
     setUp: () => setUp(providerCase),
     expectRequest: providerCase.expectRequest,
+  })),
+);
+
+describeStreamedAnswer(
+  CASES.map((providerCase) => ({
+    name: providerCase.name,
+    setUp: () => setUp(providerCase),
+    expectStreamRequest: providerCase.expectStreamRequest,
   })),
 );
 

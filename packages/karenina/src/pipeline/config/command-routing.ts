@@ -117,21 +117,50 @@ export async function commandRunnerFor(runtime: AgentRuntimeConfig | null): Prom
 /**
  * The container of a `deep_agent` (Claude Code) model, by the rule of {@link commandBackendFor}: bubblewrap by
  * default (with the model's limits; the network is always shared, since Claude Code reaches its model over
- * it), null (a host process) only for `backend: local_shell`/`host`. Checked when the run starts.
- * @throws {ContainerBackendUnavailableError} for Docker, Podman, Singularity or Apptainer (Claude Code would need
- * an image with it inside; not supported) and for bubblewrap settings it cannot honour.
+ * it), Docker or Podman with `container_image` (the network: the engine's bridge for `container_network`
+ * `bridge`, with `container_add_hosts`; otherwise the host's, as bubblewrap), null (a host process) only for
+ * `backend: local_shell`/`host`. The engine and image are checked when the run starts.
+ * @throws {ContainerBackendUnavailableError} for Singularity or Apptainer, for Docker or Podman without an
+ * image or with malformed extra hosts, and for bubblewrap settings it cannot honour.
  */
 export function deepAgentContainerFor(runtime: AgentRuntimeConfig | null): ClaudeContainerSettings | null {
   const backend = commandBackendFor(runtime);
   if (backend === "host") return null;
-  if (backend !== "bubblewrap") {
-    throw new ContainerBackendUnavailableError(
-      backend,
-      'the deep agent (Claude Code) runs in bubblewrap or on the host: set agent_runtime.container_runtime to "bubblewrap" ' +
-        '(Linux), or backend "local_shell" to run it on the host, unconfined',
-    );
-  }
+  const missing = NOT_IN_THIS_BUILD[backend];
+  if (missing !== undefined) throw new ContainerBackendUnavailableError(backend, `${missing}; ${CHOICES}`);
   const settings = runtime ?? AgentRuntimeConfigSchema.parse({});
+  if (backend === "docker" || backend === "podman") {
+    const image = settings.container_image?.trim() ?? "";
+    if (image === "") {
+      throw new ContainerBackendUnavailableError(
+        backend,
+        "container_image is required: set agent_runtime.container_image to an image with glibc and bash (for " +
+          'example "debian:bookworm-slim"); Claude Code\'s own program is bound into it from the host',
+      );
+    }
+    const malformed = malformedAddHosts(settings.container_add_hosts);
+    if (malformed.length > 0) {
+      throw new ContainerBackendUnavailableError(
+        backend,
+        `container_add_hosts entries must be "name:address": ${malformed.map((entry) => JSON.stringify(entry)).join(", ")}`,
+      );
+    }
+    const bridge = settings.container_network === "bridge";
+    if (!bridge && settings.container_add_hosts.length > 0) {
+      throw new ContainerBackendUnavailableError(
+        backend,
+        'container_add_hosts needs container_network "bridge": the deep agent\'s container otherwise shares the ' +
+          "host's network and its /etc/hosts",
+      );
+    }
+    return {
+      backend,
+      image,
+      network: bridge ? "bridge" : "host",
+      addHosts: settings.container_add_hosts,
+      limits: limitsOf(settings),
+    };
+  }
   if (settings.container_image !== null || settings.container_add_hosts.length > 0) {
     throw new ContainerBackendUnavailableError(
       backend,

@@ -21,18 +21,60 @@ describe("deepAgentContainerFor (the deep agent's container, by run_command's ru
     expect(deepAgentContainerFor(AgentRuntimeConfigSchema.parse({ backend: "local_shell" }))).toBeNull();
   });
 
-  test("Docker, Podman and bubblewrap with an image are refused, never run on the host", () => {
-    for (const runtime of [
-      AgentRuntimeConfigSchema.parse({ backend: "docker" }),
-      AgentRuntimeConfigSchema.parse({ backend: "container", container_runtime: "podman" }),
-      AgentRuntimeConfigSchema.parse({ backend: "container", container_runtime: "apptainer" }),
-      AgentRuntimeConfigSchema.parse({
-        backend: "container",
-        container_runtime: "bubblewrap",
-        container_image: "python:3.12-slim",
-      }),
-    ]) {
-      expect(() => deepAgentContainerFor(runtime)).toThrow(ContainerBackendUnavailableError);
-    }
+  test("Docker and Podman with an image: the host's network by default, the bridge with its extra hosts when asked", () => {
+    const limits = { cpuSeconds: 60, memoryBytes: 2048 * 1024 ** 2, maxProcesses: 256 };
+    expect(
+      deepAgentContainerFor(
+        AgentRuntimeConfigSchema.parse({ backend: "docker", container_image: "debian:bookworm-slim" }),
+      ),
+    ).toEqual({ backend: "docker", image: "debian:bookworm-slim", network: "host", addHosts: [], limits });
+    expect(
+      deepAgentContainerFor(
+        AgentRuntimeConfigSchema.parse({
+          backend: "container",
+          container_runtime: "podman",
+          container_image: " node:20-bookworm-slim ",
+          container_network: "bridge",
+          container_add_hosts: ["gateway:host-gateway"],
+        }),
+      ),
+    ).toEqual({
+      backend: "podman",
+      image: "node:20-bookworm-slim",
+      network: "bridge",
+      addHosts: ["gateway:host-gateway"],
+      limits,
+    });
+  });
+
+  test.each([
+    [{ backend: "docker" }, "container backend docker is unavailable: container_image is required"],
+    [
+      { backend: "container", container_runtime: "podman", container_image: " " },
+      "container_image is required",
+    ],
+    [
+      {
+        backend: "docker",
+        container_image: "debian:bookworm-slim",
+        container_network: "bridge",
+        container_add_hosts: ["db 10.0.0.2"],
+      },
+      'container_add_hosts entries must be "name:address": "db 10.0.0.2"',
+    ],
+    [
+      { backend: "docker", container_image: "debian:bookworm-slim", container_add_hosts: ["db:10.0.0.2"] },
+      'container_add_hosts needs container_network "bridge"',
+    ],
+    [{ backend: "container", container_runtime: "apptainer" }, "karenina has no Apptainer backend"],
+    [{ backend: "container", container_runtime: "singularity" }, "karenina has no Singularity backend"],
+    [
+      { backend: "container", container_runtime: "bubblewrap", container_image: "python:3.12-slim" },
+      "takes no container_image or container_add_hosts",
+    ],
+  ])("%j is refused with a clear error, never run on the host", (settings, message) => {
+    const runtime = AgentRuntimeConfigSchema.parse(settings);
+    expect(() => deepAgentContainerFor(runtime)).toThrow(ContainerBackendUnavailableError);
+    expect(() => deepAgentContainerFor(runtime)).toThrow(message);
   });
 });

@@ -2,7 +2,8 @@
  * The providers reached through the AI SDK's own packages (issue 20), over real HTTP against fake APIs on
  * 127.0.0.1 speaking each provider's wire format (hand-written replies): Mistral, Groq, Ollama's native API and
  * Azure OpenAI answer, give structured judge output, call a tool, have a 429 retried after its `retry-after`,
- * and count usage; xAI, DeepSeek and Together answer; `langchain` provider names route to them.
+ * and count usage; xAI, DeepSeek and Together answer; all seven stream (each API's own stream format, a stream
+ * cut by the call's timeout keeping its text); `langchain` provider names route to them.
  */
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
@@ -16,7 +17,11 @@ import {
   startOllamaServer,
 } from "../../test-support/provider-servers/index.js";
 import type { ScriptedHttpServer } from "../../test-support/scripted-http.js";
-import { describeProviderConformance } from "./__fixtures__/provider-conformance.js";
+import {
+  describeProviderConformance,
+  describeStreamedAnswer,
+  type StreamingCase,
+} from "./__fixtures__/provider-conformance.js";
 import {
   callAdapterFor,
   languageModelFor,
@@ -42,6 +47,8 @@ interface ProviderCase {
   keyHeader: [string, string] | null;
   /** What a structured call asks of the API. */
   structured: (body: Record<string, unknown>) => void;
+  /** How a streamed request asks for its usage: `stream_options` as the provider package sends it. */
+  streamOptions: unknown;
 }
 
 const openAiStyleSchema = (body: Record<string, unknown>) =>
@@ -65,6 +72,8 @@ const CASES: ProviderCase[] = [
     path: "/v1/chat/completions",
     keyHeader: ["authorization", `Bearer ${KEY}`],
     structured: openAiStyleSchema,
+    // Mistral sends the usage on the last chunk unasked.
+    streamOptions: undefined,
   },
   {
     name: "groq (langchain model_provider groq, key from GROQ_API_KEY)",
@@ -80,6 +89,8 @@ const CASES: ProviderCase[] = [
     path: "/openai/v1/chat/completions",
     keyHeader: ["authorization", `Bearer ${KEY}`],
     structured: openAiStyleSchema,
+    // Groq sends the usage in the last chunk's `x_groq` unasked.
+    streamOptions: undefined,
   },
   {
     name: "ollama (native /api/chat, host from OLLAMA_HOST)",
@@ -93,6 +104,7 @@ const CASES: ProviderCase[] = [
       expect(body.format).toMatchObject({ type: "object", required: ["gene", "confidence"] });
       expect(body.stream).toBe(false);
     },
+    streamOptions: undefined,
   },
   {
     name: "azure (langchain azure_openai, deployment URL with a dated api-version)",
@@ -109,6 +121,7 @@ const CASES: ProviderCase[] = [
     query: "api-version=2024-10-21",
     keyHeader: ["api-key", KEY],
     structured: openAiStyleSchema,
+    streamOptions: { include_usage: true },
   },
 ];
 
@@ -150,29 +163,62 @@ describeProviderConformance(
   })),
 );
 
+/** xAI, DeepSeek and Together: the OpenAI shape, each through its own package. */
+const OTHER_APIS: [adapter: string, modelName: string, path: string, base: (url: string) => string][] = [
+  ["xai", "grok-3-mini", "/v1/chat/completions", (url) => `${url}/v1`],
+  ["deepseek", "deepseek-chat", "/chat/completions", (url) => url],
+  ["together", "meta-llama/Llama-3.3-70B-Instruct-Turbo", "/v1/chat/completions", (url) => `${url}/v1`],
+];
+
+async function setUpOther([adapter, modelName, , base]: (typeof OTHER_APIS)[number]) {
+  const server = await startChatServer("openai");
+  running = server;
+  const model = ModelConfigSchema.parse({
+    id: "m",
+    interface: adapter,
+    model_name: modelName,
+    endpoint_base_url: base(server.url),
+    endpoint_api_key: KEY,
+  });
+  return { server, model, options: { env: {} } };
+}
+
+const streamed = (request: RecordedRequest | undefined, streamOptions: unknown) => {
+  expect(request?.body.stream).toBe(true);
+  expect(request?.body.stream_options).toEqual(streamOptions);
+};
+
+describeStreamedAnswer([
+  ...CASES.map(
+    (providerCase): StreamingCase => ({
+      name: providerCase.name,
+      setUp: () => setUp(providerCase),
+      expectStreamRequest(request) {
+        expectRequestShape(providerCase, request);
+        streamed(request, providerCase.streamOptions);
+      },
+    }),
+  ),
+  ...OTHER_APIS.map(
+    (api): StreamingCase => ({
+      name: api[0],
+      setUp: () => setUpOther(api),
+      expectStreamRequest(request) {
+        expect(request?.path).toBe(api[2]);
+        expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
+        streamed(request, { include_usage: true });
+      },
+    }),
+  ),
+]);
+
 describe("the other hosted chat APIs", () => {
-  test.each([
-    ["xai", "grok-3-mini", "/v1/chat/completions", (url: string) => `${url}/v1`],
-    ["deepseek", "deepseek-chat", "/chat/completions", (url: string) => url],
-    [
-      "together",
-      "meta-llama/Llama-3.3-70B-Instruct-Turbo",
-      "/v1/chat/completions",
-      (url: string) => `${url}/v1`,
-    ],
-  ])(
+  test.each(OTHER_APIS)(
     "%s answers through its own provider package with the key as a bearer token",
-    async (name, modelName, path, base) => {
-      const server = await startChatServer("openai");
-      running = server;
+    async (...api) => {
+      const [, modelName, path] = api;
+      const { server, model } = await setUpOther(api);
       server.script({ reply: { text: "BCL2", usage: { input: 12, output: 1 } } });
-      const model = ModelConfigSchema.parse({
-        id: "m",
-        interface: name,
-        model_name: modelName,
-        endpoint_base_url: base(server.url),
-        endpoint_api_key: KEY,
-      });
       const response = await llmPortFor(model).invoke(GENE_QUESTION);
       expect(response).toMatchObject({ content: "BCL2", usage: { input_tokens: 12, output_tokens: 1 } });
       expect(server.requests[0]?.path).toBe(path);

@@ -13,7 +13,8 @@ import { parseRubric, type Rubric } from "../../model/index.js";
 import type { VerificationResult } from "../../results/index.js";
 import { END, Scenario } from "../../scenario/index.js";
 import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
-import { parseVerificationConfig, type VerificationConfig } from "../config/index.js";
+import { endpointConfig } from "../../test-support/pipeline-context.js";
+import type { VerificationConfig } from "../config/index.js";
 import { runVerification } from "../run-verification.js";
 import type { PipelineQuestion } from "../task.js";
 import { ExtendRunError, type ExtendSource, extendRubric, extendTemplate } from "./index.js";
@@ -51,31 +52,12 @@ function source(questions: readonly PipelineQuestion[], globalRubric: Rubric | n
   };
 }
 
-const FAST_RETRIES = {
-  connection: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
-  timeout: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
-  rate_limit: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
-  server_error: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
-};
-
 function config(
   answerers: readonly string[],
   judges: readonly string[],
   extra: Record<string, unknown> = {},
 ): VerificationConfig {
-  const model = (id: string) => ({
-    id,
-    model_name: id,
-    interface: "openai_endpoint",
-    endpoint_base_url: server.baseURL,
-    endpoint_api_key: "test-key",
-  });
-  return parseVerificationConfig({
-    answering_models: answerers.map(model),
-    parsing_models: judges.map(model),
-    retry_policy: FAST_RETRIES,
-    ...extra,
-  });
+  return endpointConfig(server.baseURL, { answerers, judges }, extra);
 }
 
 let server: OpenAiTestServer;

@@ -4,10 +4,9 @@
  * is called; the models point at the scripted OpenAI server (through `OPENAI_BASE_URL`) and each test checks
  * that no request reached it.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Benchmark } from "../../benchmark/index.js";
 import { ReplayStore } from "../../llm/index.js";
 import {
@@ -16,8 +15,9 @@ import {
   type VerificationResult,
 } from "../../results/index.js";
 import { END, Scenario, type ScenarioDefinition, statusIs } from "../../scenario/index.js";
-import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { startOpenAiServer } from "../../test-support/openai-server/index.js";
 import { sandboxForTheseTests } from "../../test-support/python-sandbox-for-tests.js";
+import { serverPerFile, tempDirPerTest } from "../../test-support/server-per-test.js";
 import { parseVerificationConfig, type VerificationConfig } from "../config/index.js";
 import { runStatePath } from "../run-state.js";
 import { CachingPortProvider } from "../services.js";
@@ -26,22 +26,8 @@ import { runScenarioVerification } from "./run-scenarios.js";
 const FIXTURE = new URL("../../scenario/__fixtures__/capital-scenarios.jsonld", import.meta.url).pathname;
 
 const sandbox = sandboxForTheseTests();
-let server: OpenAiTestServer;
-let dir: string;
-
-beforeAll(async () => {
-  server = await startOpenAiServer([]);
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "karenina-scenario-acceptance-"));
-  server.requests.length = 0;
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const server = serverPerFile(() => startOpenAiServer([]));
+const tmp = tempDirPerTest("karenina-scenario-acceptance-");
 
 /** Ports whose `langchain` OpenAI models would reach the scripted server, never the network. */
 const ports = () =>
@@ -121,7 +107,7 @@ async function logLines(file: string): Promise<Record<string, unknown>[]> {
 
 describe("T-RUN-1: the §3.8 checkpoint run LLM-free", () => {
   test("completes ask, push, push, audit with the turn rows, state and outcomes of the spec", async () => {
-    const output = join(dir, "run.jsonl");
+    const output = join(tmp.path, "run.jsonl");
     const run = await runScenarioVerification([await capitalScenario()], trun1Config(), {
       replay: trun1Replay(),
       pythonSandbox: sandbox,
@@ -275,7 +261,7 @@ function missReplay(): ReplayStore {
 
 describe("T-RUN-2: a strict replay miss on the second node, 2 answerers × 2 parsers × 2 replicates", () => {
   test("ends all 8 executions in error at node b; every combo is logged, so a resume runs none (Q24 fixed: no 'no export' state)", async () => {
-    const output = join(dir, "run.jsonl");
+    const output = join(tmp.path, "run.jsonl");
     const run = await runScenarioVerification([missScenario()], missConfig(), {
       replay: missReplay(),
       ports: ports(),

@@ -4,15 +4,16 @@
  * is called, or, where a turn must fail or its request be seen, by the scripted OpenAI server.
  */
 
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { ReplayStore } from "../../llm/index.js";
 import { parseRubric } from "../../model/index.js";
 import { END, Scenario, type ScenarioDefinition } from "../../scenario/index.js";
-import { type OpenAiTestServer, startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { startOpenAiServer } from "../../test-support/openai-server/index.js";
+import { ONE_RETRY_EACH } from "../../test-support/pipeline-context.js";
+import { serverPerFile, tempDirPerTest } from "../../test-support/server-per-test.js";
 import { parseVerificationConfig, type VerificationConfig } from "../config/index.js";
 import { openRunServices } from "../run-services.js";
 import { CachingPortProvider } from "../services.js";
@@ -33,28 +34,8 @@ class Answer(BaseAnswer):
     city: str = VerifiedField(description='The city named', ground_truth='Canberra', verify_with=ExactMatch())
 `;
 
-const FAST_RETRIES = {
-  connection: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
-  timeout: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
-  rate_limit: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
-  server_error: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
-};
-
-let server: OpenAiTestServer;
-let dir: string;
-beforeAll(async () => {
-  server = await startOpenAiServer([]);
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "karenina-scenario-manager-"));
-  server.requests.length = 0;
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const server = serverPerFile(() => startOpenAiServer([]));
+const tmp = tempDirPerTest("karenina-scenario-manager-");
 
 const node = (question: string, extra: Record<string, unknown> = {}) => ({
   question: { question, raw_answer: "Canberra", answer_template: TEMPLATE },
@@ -87,7 +68,7 @@ function config(extra: Record<string, unknown> = {}): VerificationConfig {
   return parseVerificationConfig({
     answering_models: [langchain("solver")],
     parsing_models: [langchain("judge")],
-    retry_policy: FAST_RETRIES,
+    retry_policy: ONE_RETRY_EACH,
     ...extra,
   });
 }
@@ -345,7 +326,7 @@ describe("state, modes, replicates, visits and progress", () => {
 
   test("T-M7: replicate 2 reaches the result, every turn row and the workspace path (rep_2/turn_<k>)", async () => {
     const { scenario, store } = replayedChain("rep/name");
-    const root = join(dir, "workspace");
+    const root = join(tmp.path, "workspace");
     const models = { answering_models: [langchain("solver.v1")] };
     const { live } = await run(
       scenario,
@@ -362,7 +343,7 @@ describe("state, modes, replicates, visits and progress", () => {
     const repDir = join(root, "rep_name", "solver_v1", "rep_2");
     expect(await readdir(repDir)).toEqual(["turn_0", "turn_1"]);
 
-    const plain = join(dir, "workspace-plain");
+    const plain = join(tmp.path, "workspace-plain");
     await run(scenario, config({ ...models, workspace_cleanup: false }), {
       replay: store,
       workspaceRoot: plain,
@@ -376,7 +357,7 @@ describe("state, modes, replicates, visits and progress", () => {
 
   test("Q18 mirrored: with workspace_cleanup each turn's directory goes after its turn; one there before stays", async () => {
     const { scenario, store } = replayedChain("clean");
-    const root = join(dir, "workspace-clean");
+    const root = join(tmp.path, "workspace-clean");
     const modelDir = join(root, "clean", "solver_v1");
     // A user's folder where a turn directory would go is theirs: used, never deleted.
     await mkdir(join(modelDir, "turn_1"), { recursive: true });

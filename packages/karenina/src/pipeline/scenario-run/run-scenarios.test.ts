@@ -16,8 +16,9 @@ import {
   type ScriptRule,
   startOpenAiServer,
 } from "../../test-support/openai-server/index.js";
+import { endpointConfig } from "../../test-support/pipeline-context.js";
 import { sandboxForTheseTests } from "../../test-support/python-sandbox-for-tests.js";
-import { parseVerificationConfig, type VerificationConfig } from "../config/index.js";
+import type { VerificationConfig } from "../config/index.js";
 import { runScenarioVerification, type ScenarioProgressEvent } from "./run-scenarios.js";
 
 /** The judge extracts the city the response names; ground truth Canberra. */
@@ -54,32 +55,16 @@ function pushbackScenario(): ScenarioDefinition {
     .validate();
 }
 
-const FAST_RETRIES = {
-  connection: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
-  timeout: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
-  rate_limit: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
-  server_error: { max_attempts: 1, backoff_min: 0, backoff_max: 0.01 },
-};
-
 function config(
   server: OpenAiTestServer,
   answerers: string[],
   extra: Record<string, unknown> = {},
 ): VerificationConfig {
-  const model = (id: string) => ({
-    id,
-    model_name: id,
-    interface: "openai_endpoint",
-    endpoint_base_url: server.baseURL,
-    endpoint_api_key: "test-key",
-    system_prompt: `You are ${id}.`,
-  });
-  return parseVerificationConfig({
-    answering_models: answerers.map(model),
-    parsing_models: [model("judge")],
-    retry_policy: FAST_RETRIES,
-    ...extra,
-  });
+  return endpointConfig(
+    server.baseURL,
+    { answerers, modelFields: (id) => ({ system_prompt: `You are ${id}.` }) },
+    extra,
+  );
 }
 
 // Every reply below is hand-written test data, not output of any model. Answers carry a tag ([s1]…) so the

@@ -2,7 +2,11 @@
  * A fake Amazon Bedrock runtime speaking the Converse API (`POST /model/{modelId}/converse`) for tests,
  * answering from a script: the reply in `output.message.content` (text blocks, `toolUse` blocks), token counts
  * in `usage`, errors as the service sends them (`{"message": ...}` with the error's type in `x-amzn-errortype`,
- * a 429 being a `ThrottlingException`). Requests are recorded with their headers, SigV4's `authorization`
+ * a 429 being a `ThrottlingException`). `POST /model/{modelId}/converse-stream` answers as ConverseStream does:
+ * the AWS event stream (`application/vnd.amazon.eventstream`), binary messages encoded by `@smithy/eventstream-codec`
+ * (the codec the Bedrock provider decodes with) with the headers `:event-type`, `:content-type` and
+ * `:message-type: event`: `messageStart`, a `contentBlockDelta` per chunk, `contentBlockStop`, `messageStop`,
+ * then `metadata` with the usage; each payload carries the `p` padding field the service adds. Requests are recorded with their headers, SigV4's `authorization`
  * among them; the signature is not verified. Embedding models answer `POST /model/{modelId}/invoke` from
  * `endpoint: "embeddings"` rules in their family's shape: Titan (`inputText` → `embedding`,
  * `inputTextTokenCount`), Cohere (`texts` with `input_type` → `embeddings`, tokens in the
@@ -12,6 +16,7 @@
  * `x-amzn-requestid: hand-written-test-data` and tool-use ids starting `tooluse_hand_written_test_data_` so a
  * stray recording is recognisable.
  */
+import { EventStreamCodec } from "@smithy/eventstream-codec";
 import {
   type AnswerRequest,
   lastUserText,
@@ -22,14 +27,14 @@ import {
 } from "../scripted-http.js";
 import type { ChatReply, ChatRule } from "./chat-completions-server.js";
 import { type EmbeddingsApi, inputTexts, type ProviderRule, withEmbeddings } from "./embeddings-route.js";
-import type { ScriptedTokens } from "./wire-format.js";
+import { replyText, type ScriptedTokens, type StreamFraming, streamedReply } from "./wire-format.js";
 
 /** A running fake Bedrock runtime; `url` is the endpoint the Bedrock provider wants. */
 export type BedrockTestServer = ScriptedHttpServer<ProviderRule>;
 
 const DEFAULT_TOKENS: ScriptedTokens = { input: 29, output: 7 };
 const HAND_WRITTEN = "hand-written-test-data";
-const CONVERSE = /^\/model\/([^/]+)\/converse$/;
+const CONVERSE = /^\/model\/([^/]+)\/converse(-stream)?$/;
 const INVOKE = /^\/model\/([^/]+)\/invoke$/;
 
 const ERROR_TYPES: Record<number, string> = {
@@ -61,7 +66,7 @@ function converseResponse(reply: Exclude<ChatReply, { status: number }>, body: R
   } else if ("json" in reply && offersJsonTool(body)) {
     content = [toolUse(1, "json", reply.json)];
   } else {
-    content = [{ text: "text" in reply ? reply.text : JSON.stringify(reply.json) }];
+    content = [{ text: replyText(reply) }];
   }
   const usesTools = content.some((block) => Object.hasOwn(block as object, "toolUse"));
   return {
@@ -75,6 +80,46 @@ function converseResponse(reply: Exclude<ChatReply, { status: number }>, body: R
     metrics: { latencyMs: 0 },
   };
 }
+
+const codec = new EventStreamCodec(
+  (bytes) => new TextDecoder().decode(bytes),
+  (text) => new TextEncoder().encode(text),
+);
+/** The service pads event payloads (field `p`) so their length does not tell their content. */
+const PADDING = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/** One event of a ConverseStream response as an AWS event-stream message. */
+function eventMessage(type: string, payload: Record<string, unknown>): Uint8Array {
+  const json = JSON.stringify(payload);
+  const p = PADDING.slice(0, 1 + (json.length % PADDING.length));
+  return codec.encode({
+    headers: {
+      ":event-type": { type: "string", value: type },
+      ":content-type": { type: "string", value: "application/json" },
+      ":message-type": { type: "string", value: "event" },
+    },
+    body: new TextEncoder().encode(JSON.stringify({ ...payload, p })),
+  });
+}
+
+/** ConverseStream's events for one text block, the usage in the closing `metadata` event. */
+const CONVERSE_STREAM: StreamFraming = {
+  contentType: "application/vnd.amazon.eventstream",
+  open: () => [eventMessage("messageStart", { role: "assistant" })],
+  delta: (text) => [eventMessage("contentBlockDelta", { contentBlockIndex: 0, delta: { text } })],
+  close: (tokens) => [
+    eventMessage("contentBlockStop", { contentBlockIndex: 0 }),
+    eventMessage("messageStop", { stopReason: "end_turn" }),
+    eventMessage("metadata", {
+      usage: {
+        inputTokens: tokens.input,
+        outputTokens: tokens.output,
+        totalTokens: tokens.input + tokens.output,
+      },
+      metrics: { latencyMs: 0 },
+    }),
+  ],
+};
 
 const errorType = (status: number) => ERROR_TYPES[status] ?? "InternalServerException";
 
@@ -135,8 +180,10 @@ const BEDROCK_INVOKE: EmbeddingsApi = {
 
 /** How the Converse endpoint answers from chat rules. */
 const converse: AnswerRequest<ChatRule> = ({ method, path, body }, take) => {
-  const encoded = method === "POST" ? CONVERSE.exec(path)?.[1] : undefined;
+  const route = method === "POST" ? CONVERSE.exec(path) : null;
+  const encoded = route?.[1];
   if (encoded === undefined) return undefined;
+  const streamed = route?.[2] !== undefined;
   const model = decodeURIComponent(encoded);
   const lastUser = lastUserText(body);
   const rule = take((candidate) => matchHolds(candidate.match, model, () => [lastUser]));
@@ -156,13 +203,21 @@ const converse: AnswerRequest<ChatRule> = ({ method, path, body }, take) => {
       payload: { message: reply.message ?? `scripted error ${reply.status}` },
     };
   }
-  return { status: 200, headers: requestId, payload: converseResponse(reply, body) };
+  if (!streamed) return { status: 200, headers: requestId, payload: converseResponse(reply, body) };
+  if ("toolCalls" in reply) {
+    return {
+      status: 500,
+      headers: { ...requestId, "x-amzn-errortype": errorType(500) },
+      payload: { message: "this fake runtime does not stream tool use" },
+    };
+  }
+  return streamedReply(CONVERSE_STREAM, reply, DEFAULT_TOKENS, requestId);
 };
 
 /**
  * Starts a fake Bedrock runtime. A JSON reply is a `json` tool use when the request offers that tool (the AI
- * SDK's structured output on Bedrock), else text. A request no rule answers gets a 500 naming it; a streaming
- * request (`/converse-stream`, AWS event-stream framing) is not served. Embedding models are invoked as above.
+ * SDK's structured output on Bedrock), else text; streamed, a reply is text (tool use is not streamed). A
+ * request no rule answers gets a 500 naming it. Embedding models are invoked as above.
  */
 export function startBedrockServer(rules: ProviderRule[] = []): Promise<BedrockTestServer> {
   return startScriptedHttp<ProviderRule>(withEmbeddings(BEDROCK_INVOKE, converse), rules);

@@ -7,6 +7,12 @@
  * embeddings API) also serve OpenAI-shaped embeddings (`/v1/embeddings`; Azure's
  * `/openai/deployments/<deployment>/embeddings` or `/openai/v1/embeddings`) from `endpoint: "embeddings"` rules.
  *
+ * A request with `stream: true` is answered as each API streams (server-sent `data:` chunks of
+ * `chat.completion.chunk`, then `data: [DONE]`), its usage where the API puts it: Mistral on the chunk with the
+ * finish reason, Groq in that chunk's `x_groq.usage`, Azure and the OpenAI shape in a last chunk without
+ * choices, sent only when the request asks for it (`stream_options.include_usage`). Azure's stream opens with
+ * a chunk of prompt filter results and no choices. Streamed tool calls are not served.
+ *
  * Every scripted reply is hand-written test data: nothing here was produced by a real model. Replies carry
  * `system_fingerprint: "hand-written-test-data"` so a stray recording is recognisable.
  */
@@ -23,7 +29,14 @@ import {
   startScriptedHttp,
 } from "../scripted-http.js";
 import { type EmbeddingsApi, inputTexts, type ProviderRule, withEmbeddings } from "./embeddings-route.js";
-import type { ScriptedTokens } from "./wire-format.js";
+import {
+  replyText,
+  type ScriptedTokens,
+  type StreamFraming,
+  type StreamPacing,
+  sseFrame,
+  streamedReply,
+} from "./wire-format.js";
 
 /** One tool call of a scripted assistant turn. */
 export interface ScriptedCall {
@@ -31,11 +44,15 @@ export interface ScriptedCall {
   arguments: Record<string, unknown>;
 }
 
-/** What a fake chat API sends back: text, JSON, an error status, or an assistant turn calling tools. */
+/**
+ * What a fake chat API sends back: text, JSON, an error status, or an assistant turn calling tools. A text or
+ * JSON reply to a request asking for a stream is streamed word by word, paced as {@link StreamPacing} says.
+ */
 export type ChatReply = ScriptedReplyOf<
   ScriptedTokens,
   { toolCalls: ScriptedCall[]; usage?: ScriptedTokens }
->;
+> &
+  StreamPacing;
 
 /** One rule of a fake chat API's script. */
 export type ChatRule = ScriptRuleOf<ScriptMatch, ChatReply>;
@@ -67,7 +84,19 @@ interface Dialect {
   callId(index: number): string;
   /** The model an embeddings request asks for; undefined when the path is not its embeddings endpoint (Groq has none). */
   embeddingsModel?(path: string, body: Record<string, unknown>): string | undefined;
+  /**
+   * Where a streamed reply carries the usage: on the chunk with the finish reason (Mistral), in its `x_groq`
+   * (Groq), or in a last chunk without choices when the request asks for it (OpenAI, Azure).
+   */
+  streamUsage: "finish-chunk" | "x_groq" | "when-asked";
+  /** Fields the API adds to each streamed choice (Azure's content filter results). */
+  streamedChoiceExtra?: Record<string, unknown>;
+  /** Chunks the API streams before the first choice (Azure's prompt filter results). */
+  streamPreamble?: unknown[];
 }
+
+const SAFE = { filtered: false, severity: "safe" };
+const AZURE_FILTERS = { hate: SAFE, self_harm: SAFE, sexual: SAFE, violence: SAFE };
 
 const bodyModel = (body: Record<string, unknown>) => (typeof body.model === "string" ? body.model : "");
 
@@ -85,6 +114,7 @@ const DIALECTS: Record<ChatDialect, Dialect> = {
     // Mistral's tool-call ids are nine letters and digits.
     callId: (index) => `hwtd${String(index).padStart(5, "0")}`,
     embeddingsModel: (path, body) => (path === "/v1/embeddings" ? bodyModel(body) : undefined),
+    streamUsage: "finish-chunk",
   },
   groq: {
     basePath: "/openai/v1",
@@ -94,6 +124,7 @@ const DIALECTS: Record<ChatDialect, Dialect> = {
     }),
     extra: { x_groq: { id: "req_hand_written_test_data" } },
     callId: (index) => `call_hwtd_${index}`,
+    streamUsage: "x_groq",
   },
   azure: {
     basePath: "",
@@ -111,6 +142,18 @@ const DIALECTS: Record<ChatDialect, Dialect> = {
       if (deployment !== undefined) return decodeURIComponent(deployment);
       return path === "/openai/v1/embeddings" ? bodyModel(body) : undefined;
     },
+    streamUsage: "when-asked",
+    streamedChoiceExtra: { content_filter_results: AZURE_FILTERS },
+    streamPreamble: [
+      {
+        choices: [],
+        created: 0,
+        id: "",
+        model: "",
+        object: "",
+        prompt_filter_results: [{ prompt_index: 0, content_filter_results: AZURE_FILTERS }],
+      },
+    ],
   },
   openai: {
     basePath: "/v1",
@@ -118,13 +161,20 @@ const DIALECTS: Record<ChatDialect, Dialect> = {
     error: (status, message) => ({ error: { message, type: "scripted_error", code: String(status) } }),
     callId: (index) => `call_hwtd_${index}`,
     embeddingsModel: (path, body) => (path.endsWith("/embeddings") ? bodyModel(body) : undefined),
+    streamUsage: "when-asked",
   },
 };
+
+const usageOf = (tokens: ScriptedTokens) => ({
+  prompt_tokens: tokens.input,
+  completion_tokens: tokens.output,
+  total_tokens: tokens.input + tokens.output,
+});
 
 function completion(dialect: Dialect, model: string, reply: Exclude<ChatReply, { status: number }>) {
   const tokens = reply.usage ?? DEFAULT_TOKENS;
   const calls = "toolCalls" in reply ? reply.toolCalls : [];
-  const content = "text" in reply ? reply.text : "json" in reply ? JSON.stringify(reply.json) : "";
+  const content = replyText(reply);
   const message = {
     role: "assistant",
     content,
@@ -145,12 +195,48 @@ function completion(dialect: Dialect, model: string, reply: Exclude<ChatReply, {
     model,
     system_fingerprint: FINGERPRINT,
     choices: [{ index: 0, message, finish_reason: calls.length === 0 ? "stop" : "tool_calls" }],
-    usage: {
-      prompt_tokens: tokens.input,
-      completion_tokens: tokens.output,
-      total_tokens: tokens.input + tokens.output,
-    },
+    usage: usageOf(tokens),
     ...dialect.extra,
+  };
+}
+
+/** How a dialect streams a chat completion to a request (`body`) asking for one. */
+function chunkFraming(dialect: Dialect, model: string, body: Record<string, unknown>): StreamFraming {
+  const base = {
+    id: `chatcmpl-hand-written-test-data-${Date.now()}`,
+    object: "chat.completion.chunk",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    system_fingerprint: FINGERPRINT,
+  };
+  const choice = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    index: 0,
+    delta,
+    finish_reason: finish,
+    ...dialect.streamedChoiceExtra,
+  });
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    sseFrame({ ...base, choices, ...extra });
+  const options = body.stream_options as { include_usage?: unknown } | undefined;
+  return {
+    contentType: "text/event-stream",
+    open: () => [
+      ...(dialect.streamPreamble ?? []).map((preamble) => sseFrame(preamble)),
+      chunk([choice({ role: "assistant", content: "" })], dialect.extra),
+    ],
+    delta: (text) => [chunk([choice({ content: text })])],
+    close(tokens) {
+      const usage = usageOf(tokens);
+      const asked = options?.include_usage === true;
+      const finish = {
+        "finish-chunk": () => [chunk([choice({ content: "" }, "stop")], { usage })],
+        x_groq: () => [
+          chunk([choice({}, "stop")], { x_groq: { ...(dialect.extra?.x_groq as object), usage } }),
+        ],
+        "when-asked": () => [chunk([choice({}, "stop")]), ...(asked ? [chunk([], { usage })] : [])],
+      }[dialect.streamUsage];
+      return [...finish(), "data: [DONE]\n\n"];
+    },
   };
 }
 
@@ -200,7 +286,11 @@ function chatAnswer(wire: Dialect): AnswerRequest<ChatRule> {
         payload: wire.error(reply.status, reply.message ?? `scripted error ${reply.status}`),
       };
     }
-    return { status: 200, payload: completion(wire, model, reply) };
+    if (body.stream !== true) return { status: 200, payload: completion(wire, model, reply) };
+    if ("toolCalls" in reply) {
+      return { status: 500, payload: wire.error(500, "this fake API does not stream tool calls") };
+    }
+    return streamedReply(chunkFraming(wire, model, body), reply, DEFAULT_TOKENS);
   };
 }
 

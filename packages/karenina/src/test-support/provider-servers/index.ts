@@ -24,4 +24,5 @@ export type {
   ScriptedTokens,
   ScriptMatch,
   ScriptRule,
+  StreamPacing,
 } from "./wire-format.js";

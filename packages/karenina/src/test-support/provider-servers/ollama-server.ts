@@ -1,7 +1,9 @@
 /**
- * A fake Ollama native API (`POST /api/chat`, `stream: false`) for tests, answering from a script: the reply
- * in `message`, tool calls with their arguments as objects, token counts in `prompt_eval_count` and
- * `eval_count`, errors as Ollama sends them (`{"error": "..."}`). `POST /api/embed` (`input`: a text or texts)
+ * A fake Ollama native API (`POST /api/chat`) for tests, answering from a script: the reply in `message`, tool
+ * calls with their arguments as objects, token counts in `prompt_eval_count` and `eval_count`, errors as Ollama
+ * sends them (`{"error": "..."}`). A request with `stream: true` (Ollama's default; the AI SDK provider always
+ * says which it wants) is answered as Ollama streams: NDJSON (`application/x-ndjson`), one object per line
+ * with `done: false` and a `message.content` delta, the last with `done: true`, `done_reason` and the counts. `POST /api/embed` (`input`: a text or texts)
  * answers `endpoint: "embeddings"` rules with `embeddings` and the tokens in `prompt_eval_count`.
  *
  * Every scripted reply is hand-written test data: nothing here was produced by a real model. Replies carry
@@ -11,7 +13,7 @@ import type { ScriptedHttpServer } from "../scripted-http.js";
 import type { ChatReply } from "./chat-completions-server.js";
 import { type EmbeddingsApi, inputTexts, type ProviderRule } from "./embeddings-route.js";
 import { startOneRouteChat } from "./one-route-chat.js";
-import type { ScriptedTokens } from "./wire-format.js";
+import { replyText, type ScriptedTokens, type StreamFraming } from "./wire-format.js";
 
 /** A running fake Ollama server; `url` is the host an Ollama client wants (`http://127.0.0.1:<port>`). */
 export type OllamaTestServer = ScriptedHttpServer<ProviderRule>;
@@ -22,7 +24,7 @@ const HAND_WRITTEN = "1970-01-01T00:00:00Z";
 function chatResponse(model: string, reply: Exclude<ChatReply, { status: number }>) {
   const tokens = reply.usage ?? DEFAULT_TOKENS;
   const calls = "toolCalls" in reply ? reply.toolCalls : [];
-  const content = "text" in reply ? reply.text : "json" in reply ? JSON.stringify(reply.json) : "";
+  const content = replyText(reply);
   return {
     model,
     created_at: HAND_WRITTEN,
@@ -40,6 +42,34 @@ function chatResponse(model: string, reply: Exclude<ChatReply, { status: number 
     total_duration: 1000,
     prompt_eval_count: tokens.input,
     eval_count: tokens.output,
+  };
+}
+
+/** Ollama's streamed chat answer: NDJSON lines, the last one `done` with the durations and token counts. */
+function ndjsonFraming(model: string): StreamFraming {
+  const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+  const message = (content: string) => ({
+    model,
+    created_at: HAND_WRITTEN,
+    message: { role: "assistant", content },
+  });
+  return {
+    contentType: "application/x-ndjson",
+    open: () => [],
+    delta: (text) => [line({ ...message(text), done: false })],
+    close: (tokens) => [
+      line({
+        ...message(""),
+        done: true,
+        done_reason: "stop",
+        total_duration: 1000,
+        load_duration: 0,
+        prompt_eval_count: tokens.input,
+        prompt_eval_duration: 500,
+        eval_count: tokens.output,
+        eval_duration: 500,
+      }),
+    ],
   };
 }
 
@@ -72,6 +102,7 @@ export function startOllamaServer(rules: ProviderRule[] = []): Promise<OllamaTes
       errorBody: (message) => ({ error: message }),
       okBody: (model, reply) => chatResponse(model, reply),
       embeddings: OLLAMA_EMBED,
+      streaming: { framing: ndjsonFraming, defaultTokens: DEFAULT_TOKENS },
     },
     rules,
   );

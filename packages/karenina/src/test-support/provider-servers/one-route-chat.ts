@@ -8,6 +8,7 @@ import {
 } from "../scripted-http.js";
 import type { ChatReply, ChatRule } from "./chat-completions-server.js";
 import { type EmbeddingsApi, type ProviderRule, withEmbeddings } from "./embeddings-route.js";
+import { type ScriptedTokens, type StreamFraming, streamedReply } from "./wire-format.js";
 
 /** How a fake chat API of one route answers: its route, its error body, its success body. */
 export interface OneRouteChat {
@@ -19,11 +20,14 @@ export interface OneRouteChat {
   okBody(model: string, reply: Exclude<ChatReply, { status: number }>): unknown;
   /** The API's embeddings endpoint, served from `endpoint: "embeddings"` rules. */
   embeddings: EmbeddingsApi;
+  /** How the API streams an answer to a request (`stream: true`), and the usage it reports unless scripted. */
+  streaming: { framing(model: string): StreamFraming; defaultTokens: ScriptedTokens };
 }
 
 /**
  * Starts a fake chat API of one POST route beside its embeddings endpoint: a chat request no rule answers gets
- * a 500 naming it, a scripted error its status (with `retry-after` when given) and the API's error body. The
+ * a 500 naming it, a scripted error its status (with `retry-after` when given) and the API's error body; a
+ * request with `stream: true` gets its answer streamed (tool calls are not streamed: a 500 says so). The
  * replies are hand-written test data.
  */
 export function startOneRouteChat(
@@ -46,7 +50,10 @@ export function startOneRouteChat(
         payload: api.errorBody(reply.message ?? `scripted error ${reply.status}`),
       };
     }
-    return { status: 200, payload: api.okBody(model, reply) };
+    if (body.stream !== true) return { status: 200, payload: api.okBody(model, reply) };
+    if ("toolCalls" in reply)
+      return { status: 500, payload: api.errorBody("this fake API does not stream tool calls") };
+    return streamedReply(api.streaming.framing(model), reply, api.streaming.defaultTokens);
   };
   return startScriptedHttp<ProviderRule>(withEmbeddings(api.embeddings, chat), rules);
 }

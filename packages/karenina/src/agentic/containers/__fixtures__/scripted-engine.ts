@@ -6,8 +6,9 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { tmpdir } from "node:os";
+import { constants as osConstants, tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Duplex } from "node:stream";
 
 /** What a scripted container does once started: its output, then its exit status (or it runs until killed). */
 export interface ScriptedContainer {
@@ -16,6 +17,11 @@ export interface ScriptedContainer {
   /** The exit status; absent: it runs until killed (status 137). */
   status?: number;
   oomKilled?: boolean;
+  /**
+   * For a hijacked attach (stdin open): echo what comes on stdin to stdout, and exit with `status` (default 0)
+   * when the client closes its side.
+   */
+  echoStdin?: boolean;
 }
 
 export interface ScriptedEngineOptions {
@@ -31,7 +37,7 @@ export interface ScriptedEngineOptions {
 interface Container {
   id: string;
   create: Record<string, unknown>;
-  attach: ServerResponse | null;
+  attach: ServerResponse | Duplex | null;
   status: number | null;
   oomKilled: boolean;
   waiters: ServerResponse[];
@@ -45,6 +51,8 @@ export interface ScriptedEngine {
   created: Record<string, unknown>[];
   /** Containers created and not removed. */
   alive(): string[];
+  /** What came on each container's stdin (hijacked attach), by container id; removed containers included. */
+  stdin: Map<string, string>;
   close(): Promise<void>;
 }
 
@@ -74,6 +82,7 @@ export async function startScriptedEngine(options: ScriptedEngineOptions = {}): 
   const requests: string[] = [];
   const created: Record<string, unknown>[] = [];
   const containers = new Map<string, Container>();
+  const stdin = new Map<string, string>();
   const images = new Set(options.images ?? []);
   const behave = options.behave ?? ((): ScriptedContainer => ({ status: 0 }));
 
@@ -150,10 +159,13 @@ export async function startScriptedEngine(options: ScriptedEngineOptions = {}): 
         return;
       case "GET /containers/:id/json":
         return json(res, 200, { Id: container.id, State: { OOMKilled: container.oomKilled } });
-      case "POST /containers/:id/kill":
+      case "POST /containers/:id/kill": {
         res.writeHead(204);
         res.end();
-        return exit(container, 137);
+        const signal = url.searchParams.get("signal") ?? "SIGKILL";
+        const number = osConstants.signals[signal as NodeJS.Signals] ?? osConstants.signals.SIGKILL;
+        return exit(container, 128 + number);
+      }
       case "DELETE /containers/:id":
         exit(container, 137);
         containers.delete(container.id);
@@ -163,12 +175,41 @@ export async function startScriptedEngine(options: ScriptedEngineOptions = {}): 
         return json(res, 404, { message: `not scripted: ${action}` });
     }
   });
+  // A hijacked attach (`Connection: Upgrade`, as the Docker CLI sends it): the raw connection carries stdin in,
+  // and the multiplexed stdout and stderr out.
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex) => {
+    const url = new URL(req.url ?? "/", "http://engine");
+    const path = url.pathname.replace(/^\/v\d+\.\d+/, "");
+    requests.push(`${req.method} ${path}${url.search}`);
+    const match = /^\/containers\/([^/]+)\/attach$/.exec(path);
+    const container = match === null ? undefined : containers.get(match[1] ?? "");
+    if (req.method !== "POST" || container === undefined) {
+      socket.end("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    socket.write(
+      "HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\n" +
+        "Connection: Upgrade\r\nUpgrade: tcp\r\n\r\n",
+    );
+    container.attach = socket;
+    stdin.set(container.id, "");
+    socket.on("error", () => {});
+    socket.on("data", (chunk: Buffer) => {
+      stdin.set(container.id, (stdin.get(container.id) ?? "") + chunk.toString("utf8"));
+      if (behave(container.create).echoStdin && container.status === null) socket.write(frame(1, chunk.toString("utf8")));
+    });
+    socket.on("end", () => {
+      const script = behave(container.create);
+      if (script.echoStdin) exit(container, script.status ?? 0);
+    });
+  });
   await new Promise<void>((resolve) => server.listen(socketPath, resolve));
   return {
     socketPath,
     requests,
     created,
     alive: () => [...containers.keys()],
+    stdin,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

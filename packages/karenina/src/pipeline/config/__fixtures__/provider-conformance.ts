@@ -2,13 +2,16 @@
  * The five checks every provider reached through an AI SDK package passes (issue 20, point 2), over real HTTP
  * against its fake API on 127.0.0.1 (hand-written replies): it answers with the usage counted, gives native
  * structured judge output, falls back to JSON extraction, runs a tool loop, and has a 429 retried after its
- * `retry-after`.
+ * `retry-after`. A sixth, {@link describeStreamedAnswer}, is opted into by the providers whose fake API streams:
+ * a streamed call returns the whole text with its usage, and a stream cut by the call's timeout keeps the text
+ * received so far.
  */
 import { tool } from "ai";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { toolLoopAgent } from "../../../agentic/index.js";
 import {
+  LlmCallError,
   RateLimitError,
   RetryPolicySchema,
   systemMessage,
@@ -69,7 +72,7 @@ export function describeProviderConformance(cases: readonly ConformanceCase[]): 
       expect(response.usage).toMatchObject({ input_tokens: 31, output_tokens: 2, total_tokens: 33 });
       expect(response.usageUnavailable).toBe(false);
       providerCase.expectRequest(server.requests[0]);
-      const messages = server.requests[0]?.body.messages as { role: string }[];
+      const messages = providerCase.messagesOf(server.requests[0]?.body ?? {}) as { role: string }[];
       expect(messages.map((m) => m.role)).toEqual(providerCase.roles);
     });
 
@@ -137,6 +140,74 @@ export function describeProviderConformance(cases: readonly ConformanceCase[]): 
       expect(server.requests).toHaveLength(2);
       expect(waits).toHaveLength(1);
       expect(waits[0]).toBeGreaterThanOrEqual(7000);
+    });
+  });
+}
+
+/** A provider whose streamed calls are checked: how to reach its fake API, what a streamed request looks like. */
+export interface StreamingCase {
+  name: string;
+  /** Starts the fake API (the test file closes it after each test); the model config and options that reach it. */
+  setUp(): Promise<{ server: Server; model: ModelConfig; options: PortRoutingOptions }>;
+  /** What a streamed request must look like: path, credentials, how it asks for the stream and its usage. */
+  expectStreamRequest(request: RecordedRequest | undefined): void;
+}
+
+const STREAMED = "The target of venetoclax is BCL2.";
+const STALLED = "The target is BCL2, which venetoclax binds.";
+/** Long enough for a warm client to receive the first chunks, far shorter than the stall. */
+const CUT_TIMEOUT_MS = 1_000;
+const STALL_MS = 30_000;
+
+/**
+ * Registers the sixth check, "streamed answer", for each case: through the port's `streamInvoke` (spec 05 §3.1)
+ * a reply streamed in the provider's wire format, in several chunks, comes back whole with its usage; a stream
+ * stalling after three chunks is cut by the call's timeout and keeps those chunks' text, marked partial; a
+ * stream stalling before any text is a rate-limit error. The fake API must pace text replies to streamed
+ * requests as the scripted servers' `stallAfter` and `stallMs` say.
+ */
+export function describeStreamedAnswer(cases: readonly StreamingCase[]): void {
+  describe.each(cases)("$name: streamed answer", (streamingCase) => {
+    test("a streamed call returns the whole text, with the usage counted", async () => {
+      const { server, model, options } = await streamingCase.setUp();
+      server.script({ reply: { text: STREAMED, usage: { input: 27, output: 8 } } });
+      const port = llmPortFor(model, options);
+      expect(port.capabilities.supportsStreaming).toBe(true);
+      const response = await port.streamInvoke?.(GENE_QUESTION);
+      expect(response).toMatchObject({ content: STREAMED, isPartial: false, usageUnavailable: false });
+      expect(response?.usage).toMatchObject({ input_tokens: 27, output_tokens: 8, total_tokens: 35 });
+      expect(server.requests).toHaveLength(1);
+      streamingCase.expectStreamRequest(server.requests[0]);
+    });
+
+    test("a stream cut by the call's timeout keeps the text received so far, marked partial", async () => {
+      const { server, model, options } = await streamingCase.setUp();
+      // The first call loads the provider package, so that the timeout of the second measures the stream only.
+      server.script(
+        { reply: { text: STREAMED } },
+        { reply: { text: STALLED, stallAfter: 3, stallMs: STALL_MS, usage: { input: 27, output: 9 } } },
+      );
+      const port = llmPortFor(model, options);
+      await port.streamInvoke?.(GENE_QUESTION);
+      const response = await port.streamInvoke?.(GENE_QUESTION, { timeoutMs: CUT_TIMEOUT_MS });
+      expect(response).toMatchObject({ content: "The target is ", isPartial: true, usageUnavailable: true });
+      streamingCase.expectStreamRequest(server.requests[1]);
+    });
+
+    test("a stream that stalls before any text is a rate-limit error when the timeout passes", async () => {
+      const { server, model, options } = await streamingCase.setUp();
+      server.script(
+        { reply: { text: STREAMED } },
+        { reply: { text: STALLED, stallAfter: 0, stallMs: STALL_MS } },
+      );
+      const port = llmPortFor(model, options);
+      await port.streamInvoke?.(GENE_QUESTION);
+      const error = await port
+        .streamInvoke?.(GENE_QUESTION, { timeoutMs: CUT_TIMEOUT_MS })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LlmCallError);
+      expect(error).toMatchObject({ category: "rate_limit" });
+      expect((error as Error).message).toContain(`sent no text within ${CUT_TIMEOUT_MS} ms`);
     });
   });
 }

@@ -21,6 +21,7 @@ export type AdapterTarget =
   | "azure"
   | "bedrock"
   | "cohere"
+  | "vertex"
   | "claude-agent"
   | "deep-agent"
   | "manual"
@@ -42,7 +43,7 @@ export interface InterfaceSpec {
 /**
  * The eight built-in interfaces of the original, keyed by the `interface` string of a model config, plus
  * ours: `openai`, `anthropic`, `google`, `mistral`, `groq`, `xai`, `deepseek`, `together`, `ollama`, `azure`,
- * `bedrock` and `cohere` name an AI SDK provider directly (no `model_provider` needed).
+ * `bedrock`, `cohere` and `vertex` name an AI SDK provider directly (no `model_provider` needed).
  */
 export const INTERFACES: Readonly<Record<string, InterfaceSpec>> = Object.freeze({
   langchain: { agentTier: "tool_loop", requiresProvider: true, target: "by-provider" },
@@ -75,12 +76,13 @@ export const INTERFACES: Readonly<Record<string, InterfaceSpec>> = Object.freeze
   azure: { agentTier: "tool_loop", requiresProvider: false, target: "azure" },
   bedrock: { agentTier: "tool_loop", requiresProvider: false, target: "bedrock" },
   cohere: { agentTier: "tool_loop", requiresProvider: false, target: "cohere" },
+  vertex: { agentTier: "tool_loop", requiresProvider: false, target: "vertex" },
 });
 
 /**
  * LangChain `model_provider` names (as `init_chat_model` takes them) and the AI SDK provider serving each.
  * LangChain's `bedrock` (`ChatBedrock`) and `bedrock_converse` (`ChatBedrockConverse`) both run on Bedrock's
- * Converse API here. Other providers have no adapter here: reach them through `openai_endpoint` when they
+ * Converse API here; `google_vertexai` (`ChatVertexAI`) is Gemini on Vertex AI. Other providers have no adapter here: reach them through `openai_endpoint` when they
  * speak the OpenAI API.
  */
 export const PROVIDERS: Readonly<Record<string, AdapterTarget>> = Object.freeze({
@@ -97,6 +99,7 @@ export const PROVIDERS: Readonly<Record<string, AdapterTarget>> = Object.freeze(
   bedrock: "bedrock",
   bedrock_converse: "bedrock",
   cohere: "cohere",
+  google_vertexai: "vertex",
 });
 
 /** The LangChain provider names served here, for messages. */
