@@ -1,4 +1,4 @@
-// Copies the Python files the library ships (src/**/*.py, test fixtures excepted) and its text assets (src/**/assets/*.md) beside their compiled modules
+// Copies the Python files the library ships (src/**/*.py, test fixtures excepted) and its assets (src/**/assets/*.md, *.mjs) beside their compiled modules
 // in dist/, where the modules read them at run time (`new URL("./x.py", import.meta.url)`). Run by `npm run build`
 // after tsc, which copies only what it compiles.
 import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
@@ -10,8 +10,10 @@ const [from = join(packageDir, "src"), to = join(packageDir, "dist")] = process.
 
 const shipped = readdirSync(from, { recursive: true, encoding: "utf8" }).filter(
   (file) =>
-    // Text assets (the analyst prompt of analyze-errors...) live in `assets/` folders beside their module.
-    (file.endsWith(".py") || (file.endsWith(".md") && file.split(sep).includes("assets"))) &&
+    // Assets (the analyst prompt of analyze-errors, the deep agent's model relay...) live in `assets/` folders
+    // beside their module.
+    (file.endsWith(".py") ||
+      ((file.endsWith(".md") || file.endsWith(".mjs")) && file.split(sep).includes("assets"))) &&
     !file.split(sep).some((part) => part === "__fixtures__" || part === "test-support"),
 );
 for (const file of shipped) {

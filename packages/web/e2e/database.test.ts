@@ -16,11 +16,17 @@ import { openStorage } from "../../karenina/src/storage/index.js";
 import { type BrowserApp, describeInBrowser, openBrowserApp } from "./__fixtures__/browser.js";
 import { builtWebApp } from "./__fixtures__/built-app.js";
 
+const SCENARIO_FIXTURE = new URL(
+  "../../karenina/src/scenario/__fixtures__/capital-scenarios.jsonld",
+  import.meta.url,
+).pathname;
+
 async function seedLabDatabase(workDir: string): Promise<void> {
   const storage = await openStorage(join(workDir, "lab.db"));
   const bench = Benchmark.create({ name: "Pharma lab" });
   bench.addQuestion({ question: "What does venetoclax target?", raw_answer: "BCL2", question_id: "q1" });
   await storage.saveBenchmark(bench);
+  await storage.saveBenchmark(await Benchmark.load(SCENARIO_FIXTURE));
   await storage.startRun({
     runId: "run-lab-1",
     runName: "lab-nightly",
@@ -56,7 +62,10 @@ describeInBrowser("the database browser and the configuration dialog", () => {
     );
     await dialog.getByRole("tab", { name: "Manage Benchmarks" }).click();
     await dialog.getByRole("heading", { name: "Pharma lab" }).waitFor();
-    expect(await dialog.getByText("1 questions").count()).toBeGreaterThan(0);
+    expect(await dialog.getByText("1 question (1 finished, 0 unfinished)").count()).toBe(1);
+    // A scenario benchmark is counted by its scenarios, not as an empty question benchmark.
+    await dialog.getByRole("heading", { name: "capital-scenarios" }).waitFor();
+    expect(await dialog.getByText("1 scenario ·").count()).toBe(1);
     await app.screenshot("database-benchmarks");
     expect(await app.seriousAccessibilityViolations()).toEqual([]);
     await dialog.getByRole("button", { name: "Create benchmark" }).click();

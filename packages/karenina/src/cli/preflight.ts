@@ -76,7 +76,7 @@ function extraString(model: ModelConfig, key: string): string | null {
 /** The URL listing an adapter's models (see the adapters in `llm/providers`). */
 function modelsUrlOf(
   model: ModelConfig,
-  adapter: Exclude<CallAdapter, "bedrock" | "vertex">,
+  adapter: Exclude<CallAdapter, "bedrock" | "vertex" | "vertex_anthropic">,
   env: ProviderEnv,
 ): string {
   if (adapter === "azure") return azureModelsUrl(azureConnection(azureOptionsFor(model, env)));
@@ -90,7 +90,7 @@ function modelsUrlOf(
 /** The base URL each OpenAI-style adapter's client uses (see the adapters in `llm/providers`). */
 function baseUrlOf(
   model: ModelConfig,
-  adapter: Exclude<CallAdapter, "azure" | "ollama" | "bedrock" | "vertex">,
+  adapter: Exclude<CallAdapter, "azure" | "ollama" | "bedrock" | "vertex" | "vertex_anthropic">,
   env: ProviderEnv,
 ): string {
   const given = (fallback?: string) =>
@@ -140,7 +140,7 @@ function probeOf(model: ModelConfig, role: "answering" | "parsing", env: Provide
   const adapter = callAdapterFor(model);
   // Bedrock's model list is on another, SigV4-signed service, and Vertex's needs an OAuth token of Google's:
   // their credentials and region (project) were checked above.
-  if (adapter === "bedrock" || adapter === "vertex") return null;
+  if (adapter === "bedrock" || adapter === "vertex" || adapter === "vertex_anthropic") return null;
   const key = target.secrets?.[0] ?? "";
   return { url: modelsUrlOf(model, adapter, env), headers: authHeaders(adapter, key), key };
 }

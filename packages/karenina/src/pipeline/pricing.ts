@@ -26,7 +26,8 @@ const price = (input: number, output: number): ModelPrice => ({
  * Prices change: override them with a price file (`karenina verify --prices FILE`). Local models (Ollama) are
  * free unless listed; an Azure deployment is priced under its deployment name, so list it in a price file.
  * Bedrock models are listed under their model ids (on-demand, US regions); a cross-region inference profile
- * (`us.`, `eu.`, `apac.`, `global.` ...) is priced as its model.
+ * (`us.`, `eu.`, `apac.`, `global.` ...) is priced as its model. Claude on Vertex AI is listed at Anthropic's
+ * prices, and its versioned ids (`claude-sonnet-4-5@20250929`) are priced as the name before the `@`.
  */
 export const DEFAULT_PRICES: Readonly<PriceTable> = Object.freeze({
   "gpt-4.1": price(2, 8),
@@ -82,10 +83,20 @@ export const DEFAULT_PRICES: Readonly<PriceTable> = Object.freeze({
 /** The geography prefix of a Bedrock cross-region inference profile id (`us.anthropic.claude-...`). */
 const INFERENCE_PROFILE_PREFIX = /^(?:us|eu|apac|jp|au|ca|us-gov|global)\./;
 
-/** A model's entry in `table`, a Bedrock inference profile falling back to its model id. */
+/** The version suffix of a Vertex AI partner model id (`claude-sonnet-4-5@20250929`). */
+const VERTEX_VERSION_SUFFIX = /@[^@]+$/;
+
+/**
+ * A model's entry in `table`: its own, else (a Bedrock inference profile) its model id's, else (a versioned
+ * Vertex id) its name's without the version.
+ */
 function priceOf(model: string, table: Readonly<PriceTable>): ModelPrice | undefined {
   const own = (name: string) => (Object.hasOwn(table, name) ? table[name] : undefined);
-  return own(model) ?? own(model.replace(INFERENCE_PROFILE_PREFIX, ""));
+  return (
+    own(model) ??
+    own(model.replace(INFERENCE_PROFILE_PREFIX, "")) ??
+    own(model.replace(VERTEX_VERSION_SUFFIX, ""))
+  );
 }
 
 /** A price file that cannot be read or does not have the expected shape. */

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Benchmark } from "../benchmark/index.js";
 import { benchmarkRows, type MemberRows } from "./benchmark-rows.js";
-import { loadBenchmark, upsertMembers, upsertQuestions } from "./benchmarks.js";
+import { loadBenchmark, replaceScenarios, upsertMembers, upsertQuestions } from "./benchmarks.js";
 import { chunks, inTransaction, nowIso, type StorageContext } from "./context.js";
 import { StorageInputError } from "./errors.js";
 
@@ -28,7 +28,8 @@ export interface SavedBenchmarkChanges<T extends BenchmarkChangeSet> {
  * PostgreSQL; SQLite's transaction is already exclusive), `edit` changes it through the library's own
  * `Benchmark` methods and says which questions it touched, and only those rows are written — the changed
  * questions' shared and membership rows, the removed members, the benchmark row (metadata, global rubric),
- * and the positions that moved. `edit` may throw to write nothing. The benchmark cannot be renamed here.
+ * the scenario rows (few: rewritten whole), and the positions that moved. `edit` may throw to write nothing.
+ * The benchmark cannot be renamed here.
  * @throws {StorageNotFoundError} when no benchmark has that name.
  * @throws {StorageInputError} when `edit` renamed the benchmark or named a question the benchmark lacks.
  */
@@ -62,6 +63,7 @@ export async function saveBenchmarkChanges<T extends BenchmarkChangeSet>(
       .set({ description, version, creator, metadata_json, updated_at: now })
       .where("id", "=", stored.id)
       .execute();
+    await replaceScenarios(tx, stored.id, rows.scenarios);
     for (const slice of chunks(changes.removed)) {
       await tx.db
         .deleteFrom("benchmark_questions")

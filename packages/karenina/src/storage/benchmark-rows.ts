@@ -5,20 +5,22 @@ import { questionUrn, templateId, toPythonRubricDump } from "../model/index.js";
 import type { Dialect } from "./dialect.js";
 import {
   type BenchmarkQuestionsTable,
+  type BenchmarkScenariosTable,
   type BenchmarksTable,
   jsonOrNull,
   type QuestionsTable,
 } from "./schema.js";
 
 // A benchmark as rows, and back. The checkpoint document stays the source of truth (as in memory): the
-// benchmark row keeps the document without its questions and each membership row keeps its question's
-// `DataFeedItem`, so loading rebuilds the same checkpoint. The other columns are copies for querying.
+// benchmark row keeps the document without its questions and scenarios, each membership row keeps its question's
+// `DataFeedItem` and each scenario row its root `hasPart` entry, so loading rebuilds the same checkpoint. The
+// other columns are copies for querying.
 
 /** What `benchmarks.metadata_json` holds. */
 interface BenchmarkMetadata {
   /** The global rubric as the original's `Rubric.model_dump()`, or null. */
   global_rubric: unknown;
-  /** The checkpoint document with an empty `dataFeedElement`. */
+  /** The checkpoint document with an empty `dataFeedElement` (and an empty `hasPart` when it has one). */
   checkpoint: Record<string, unknown>;
 }
 
@@ -38,10 +40,17 @@ function namedOriginalTemplate(item: DataFeedItem): string | null {
   return typeof property?.value === "string" ? property.value : null;
 }
 
-/** A benchmark as rows: its own row (minus the id) and one pair per question, in benchmark order. */
+/** A scenario of the benchmark: its `benchmark_scenarios` row without `benchmark_id`. */
+export type ScenarioRow = Omit<Insertable<BenchmarkScenariosTable>, "benchmark_id">;
+
+/**
+ * A benchmark as rows: its own row (minus the id), one pair per question and one row per root `hasPart` entry
+ * (scenario), in benchmark order.
+ */
 export interface BenchmarkRows {
   readonly benchmark: Insertable<BenchmarksTable>;
   readonly members: readonly MemberRows[];
+  readonly scenarios: readonly ScenarioRow[];
 }
 
 /** The rows that store a benchmark (deep-judgment settings of traits included). */
@@ -51,11 +60,11 @@ export function benchmarkRows(
   checkpointPath: string | null,
   now: string,
 ): BenchmarkRows {
-  const { dataFeedElement, ...rest } = bench.toCheckpoint({ saveDeepJudgmentConfig: true });
+  const { dataFeedElement, hasPart, ...rest } = bench.toCheckpoint({ saveDeepJudgmentConfig: true });
   const globalRubric = bench.getGlobalRubric();
   const metadata: BenchmarkMetadata = {
     global_rubric: globalRubric ? toPythonRubricDump(globalRubric) : null,
-    checkpoint: { ...rest, dataFeedElement: [] },
+    checkpoint: { ...rest, dataFeedElement: [], ...(hasPart === undefined ? {} : { hasPart: [] }) },
   };
   const benchmark: Insertable<BenchmarksTable> = {
     name: bench.name,
@@ -68,7 +77,18 @@ export function benchmarkRows(
     updated_at: now,
   };
   const members = dataFeedElement.map((item, position) => memberRowsOf(bench, item, position, d, now));
-  return { benchmark, members };
+  const scenarios = (hasPart ?? []).map((entry, position) => scenarioRowOf(entry, position, now));
+  return { benchmark, members, scenarios };
+}
+
+/** The row of a root `hasPart` entry (a scenario node the benchmark decoded when it was loaded or added). */
+function scenarioRowOf(entry: Record<string, unknown>, position: number, now: string): ScenarioRow {
+  return {
+    position,
+    name: typeof entry.name === "string" ? entry.name : "",
+    scenario_json: JSON.stringify(entry),
+    created_at: now,
+  };
 }
 
 function memberRowsOf(
@@ -111,8 +131,20 @@ function memberRowsOf(
   return { question, member, namedOriginalTemplate: named };
 }
 
-/** The checkpoint text of a stored benchmark: its document with the questions' items put back, in order. */
-export function checkpointText(metadataJson: string, itemsJson: readonly string[]): string {
+/**
+ * The checkpoint text of a stored benchmark: its document with the questions' items and the scenarios' nodes
+ * put back, in order.
+ */
+export function checkpointText(
+  metadataJson: string,
+  itemsJson: readonly string[],
+  scenariosJson: readonly string[] = [],
+): string {
   const { checkpoint } = JSON.parse(metadataJson) as BenchmarkMetadata;
-  return JSON.stringify({ ...checkpoint, dataFeedElement: itemsJson.map((item) => JSON.parse(item)) });
+  const scenarios = scenariosJson.map((scenario) => JSON.parse(scenario));
+  return JSON.stringify({
+    ...checkpoint,
+    dataFeedElement: itemsJson.map((item) => JSON.parse(item)),
+    ...("hasPart" in checkpoint || scenarios.length > 0 ? { hasPart: scenarios } : {}),
+  });
 }

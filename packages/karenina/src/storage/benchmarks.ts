@@ -1,6 +1,12 @@
 import { sql } from "kysely";
 import { Benchmark } from "../benchmark/index.js";
-import { type BenchmarkRows, benchmarkRows, checkpointText, type MemberRows } from "./benchmark-rows.js";
+import {
+  type BenchmarkRows,
+  benchmarkRows,
+  checkpointText,
+  type MemberRows,
+  type ScenarioRow,
+} from "./benchmark-rows.js";
 import { chunks, inTransaction, nowIso, type StorageContext } from "./context.js";
 import { StorageNotFoundError } from "./errors.js";
 
@@ -15,6 +21,8 @@ export interface SavedBenchmark {
   readonly id: number;
   readonly name: string;
   readonly questionCount: number;
+  /** How many scenarios (by name, as `Benchmark.scenarioCount`); 0 for a benchmark of questions. */
+  readonly scenarioCount: number;
 }
 
 /** A stored benchmark, as {@link listBenchmarks} lists it. */
@@ -27,6 +35,8 @@ export interface StoredBenchmark {
   readonly checkpointPath: string | null;
   readonly questionCount: number;
   readonly finishedCount: number;
+  /** How many scenarios (by name, as `Benchmark.scenarioCount`): more than 0 for a scenario benchmark. */
+  readonly scenarioCount: number;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -135,10 +145,24 @@ export async function upsertMembers(
   }
 }
 
+/** Makes a benchmark's scenario rows exactly `scenarios` (its root `hasPart` entries, in order). */
+export async function replaceScenarios(
+  ctx: StorageContext,
+  benchmarkId: number,
+  scenarios: readonly ScenarioRow[],
+): Promise<void> {
+  await ctx.db.deleteFrom("benchmark_scenarios").where("benchmark_id", "=", benchmarkId).execute();
+  for (const slice of chunks(scenarios)) {
+    const rows = slice.map((scenario) => ({ ...scenario, benchmark_id: benchmarkId }));
+    await ctx.db.insertInto("benchmark_scenarios").values(rows).execute();
+  }
+}
+
 /**
  * Saves a benchmark under its name, in one transaction: the benchmark row is inserted or updated, its
- * questions are added to the shared `questions` table when new, and its membership rows become exactly its
- * questions (templates, finished flags, keywords, question rubrics, in order).
+ * questions are added to the shared `questions` table when new, its membership rows become exactly its
+ * questions (templates, finished flags, keywords, question rubrics, in order), and its scenario rows exactly its
+ * scenarios (the checkpoint's scenario nodes, in order).
  */
 export async function saveBenchmark(
   ctx: StorageContext,
@@ -150,9 +174,10 @@ export async function saveBenchmark(
     const benchmarkId = await upsertBenchmark(tx, rows.benchmark);
     await upsertQuestions(tx, rows.members);
     await replaceMembers(tx, benchmarkId, rows.members);
+    await replaceScenarios(tx, benchmarkId, rows.scenarios);
     return benchmarkId;
   });
-  return { id, name: bench.name, questionCount: rows.members.length };
+  return { id, name: bench.name, questionCount: rows.members.length, scenarioCount: bench.scenarioCount };
 }
 
 /**
@@ -182,8 +207,10 @@ export async function benchmarkId(ctx: StorageContext, name: string): Promise<nu
 
 /**
  * Rebuilds a stored benchmark: the same checkpoint document as was saved (questions, templates, finished
- * flags, rubrics with their deep-judgment settings, metadata).
+ * flags, rubrics with their deep-judgment settings, scenarios, metadata).
  * @throws {StorageNotFoundError} when no benchmark has that name.
+ * @throws {ScenarioError} when a stored scenario no longer decodes, naming the database and benchmark, the JSON
+ * path (`$.hasPart[<position>]...`) and the scenario, as for a checkpoint file.
  */
 export async function loadBenchmark(
   ctx: StorageContext,
@@ -202,9 +229,16 @@ export async function loadBenchmark(
     .where("benchmark_id", "=", row.id)
     .orderBy("position")
     .execute();
+  const scenarios = await ctx.db
+    .selectFrom("benchmark_scenarios")
+    .select("scenario_json")
+    .where("benchmark_id", "=", row.id)
+    .orderBy("position")
+    .execute();
   const text = checkpointText(
     row.metadata_json,
     items.map((item) => item.item_json),
+    scenarios.map((scenario) => scenario.scenario_json),
   );
   return Benchmark.parse(text, {
     file: `${ctx.database}: benchmark ${JSON.stringify(name)}`,
@@ -212,7 +246,7 @@ export async function loadBenchmark(
   });
 }
 
-/** Every stored benchmark, by name, with its question and finished counts. */
+/** Every stored benchmark, by name, with its question, finished and scenario counts. */
 export async function listBenchmarks(ctx: StorageContext): Promise<StoredBenchmark[]> {
   const rows = await ctx.db
     .selectFrom("benchmarks as b")
@@ -228,6 +262,11 @@ export async function listBenchmarks(ctx: StorageContext): Promise<StoredBenchma
       "b.updated_at",
       eb.fn.count<number>("bq.id").as("question_count"),
       sql<number>`coalesce(sum(case when bq.finished then 1 else 0 end), 0)`.as("finished_count"),
+      eb
+        .selectFrom("benchmark_scenarios as bs")
+        .select((sub) => sub.fn.count<number>("bs.name").distinct().as("n"))
+        .whereRef("bs.benchmark_id", "=", "b.id")
+        .as("scenario_count"),
     ])
     .groupBy("b.id")
     .orderBy("b.name")
@@ -241,6 +280,7 @@ export async function listBenchmarks(ctx: StorageContext): Promise<StoredBenchma
     checkpointPath: row.checkpoint_path,
     questionCount: Number(row.question_count),
     finishedCount: Number(row.finished_count),
+    scenarioCount: Number(row.scenario_count ?? 0),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }));

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, Migrator, sql } from "kysely";
 import { digestJson, parseVerificationResult, RESULT_DIGEST_VERSION } from "../results/index.js";
+import { chunks } from "./context.js";
 import type { Dialect } from "./dialect.js";
 import { causeText, StorageSchemaError } from "./errors.js";
 import { VIEW_NAMES, viewDefinitions } from "./views.js";
@@ -375,6 +376,55 @@ async function runSummaries(db: AnyDb): Promise<void> {
     .execute();
 }
 
+// A scenario benchmark's scenarios (root `hasPart`, spec 08 §2.13) as rows of their own, one per entry, as its
+// questions are; the benchmark's stored document keeps `hasPart: []` in their place. The scenarios of benchmarks
+// saved before move out of their `metadata_json` here.
+async function benchmarkScenarios(db: AnyDb, d: Dialect): Promise<void> {
+  await db.schema
+    .createTable("benchmark_scenarios")
+    .addColumn("id", "integer", d.identity)
+    .addColumn("benchmark_id", "integer", (c) => c.notNull().references("benchmarks.id").onDelete("cascade"))
+    .addColumn("position", "integer", (c) => c.notNull())
+    .addColumn("name", "text", (c) => c.notNull())
+    .addColumn("scenario_json", d.jsonType, (c) => c.notNull())
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .addUniqueConstraint("benchmark_scenarios_position_key", ["benchmark_id", "position"])
+    .execute();
+  const benchmarks: { id: number; metadata_json: unknown; updated_at: string }[] = await db
+    .selectFrom("benchmarks")
+    .select(["id", "metadata_json", "updated_at"])
+    .execute();
+  for (const row of benchmarks) await moveScenariosToRows(db, row);
+}
+
+/** Moves the `hasPart` entries of one stored benchmark's document into `benchmark_scenarios`. */
+async function moveScenariosToRows(
+  db: AnyDb,
+  row: { id: number; metadata_json: unknown; updated_at: string },
+): Promise<void> {
+  const text = String(row.metadata_json);
+  const metadata = JSON.parse(text) as { checkpoint?: { hasPart?: unknown } };
+  const entries = metadata.checkpoint?.hasPart;
+  if (!Array.isArray(entries) || entries.length === 0) return;
+  const scenarios = entries.map((entry: unknown, position) => {
+    const name = (entry as { name?: unknown } | null)?.name;
+    return {
+      benchmark_id: row.id,
+      position,
+      name: typeof name === "string" ? name : "",
+      scenario_json: JSON.stringify(entry),
+      created_at: row.updated_at,
+    };
+  });
+  for (const slice of chunks(scenarios)) await db.insertInto("benchmark_scenarios").values(slice).execute();
+  (metadata.checkpoint as { hasPart: unknown[] }).hasPart = [];
+  await db
+    .updateTable("benchmarks")
+    .set({ metadata_json: JSON.stringify(metadata) })
+    .where("id", "=", row.id)
+    .execute();
+}
+
 /** Every migration, oldest first; names sort in the order they run (append the next one at the end). */
 const MIGRATIONS: ReadonlyArray<readonly [string, (db: AnyDb, d: Dialect) => Promise<void>]> = [
   ["0001_initial", initialSchema],
@@ -387,6 +437,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (db: AnyDb, d: Dialect) => Pro
   ["0008_run_imported_flag", runImportedFlag],
   ["0009_result_table_rows", (db) => resultTableRows(db)],
   ["0010_run_summaries", (db) => runSummaries(db)],
+  ["0011_benchmark_scenarios", benchmarkScenarios],
 ];
 
 const KNOWN_MIGRATIONS = MIGRATIONS.map(([name]) => name);
@@ -406,6 +457,7 @@ const OUR_TABLES = [
   "benchmarks",
   "questions",
   "benchmark_questions",
+  "benchmark_scenarios",
   "verification_runs",
   "verification_results",
 ];

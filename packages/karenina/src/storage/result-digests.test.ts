@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   digestJson,
   RESULT_DIGEST_VERSION,
@@ -6,9 +6,9 @@ import {
   summarizeResults,
   type VerificationResult,
 } from "../results/index.js";
-import { rawQuery, storageTargets } from "./__fixtures__/databases.js";
+import { rawQuery, storagesPerTest, storageTargets } from "./__fixtures__/databases.js";
 import { mixedResults, richResult, threeQuestionBenchmark } from "./__fixtures__/results.js";
-import { openStorage, type Storage } from "./index.js";
+import type { Storage } from "./index.js";
 
 const bench = threeQuestionBenchmark;
 const results = () => mixedResults(25);
@@ -31,6 +31,7 @@ async function backToVersion6(url: string): Promise<void> {
   await rawQuery(url, "DROP TABLE result_digests");
   await rawQuery(url, "DROP TABLE run_summaries");
   await rawQuery(url, "DROP TABLE result_table_rows");
+  await rawQuery(url, "DROP TABLE benchmark_scenarios");
   await rawQuery(url, "ALTER TABLE verification_results ADD COLUMN digest_json text");
   await rawQuery(url, "ALTER TABLE verification_results ADD COLUMN digest_version integer");
   await rawQuery(url, "ALTER TABLE verification_runs DROP COLUMN is_imported");
@@ -38,17 +39,8 @@ async function backToVersion6(url: string): Promise<void> {
 }
 
 describe.each(storageTargets())("result digests on $name", (target) => {
-  const opened: Storage[] = [];
-  let url = "";
-  async function open(at?: string): Promise<Storage> {
-    url = at ?? (await target.fresh());
-    const storage = await openStorage(url);
-    opened.push(storage);
-    return storage;
-  }
-  afterEach(async () => {
-    for (const storage of opened.splice(0)) await storage.close();
-  });
+  const stores = storagesPerTest(target);
+  const open = stores.open;
 
   async function stored(): Promise<{ storage: Storage; runId: string; rows: VerificationResult[] }> {
     const storage = await open();
@@ -110,28 +102,35 @@ describe.each(storageTargets())("result digests on $name", (target) => {
 
   test("a row without a current digest is read whole and validated; a broken one is reported by its row", async () => {
     const { storage, runId, rows } = await stored();
-    await rawQuery(url, "DELETE FROM result_digests WHERE result_pk % 2 = 0");
+    await rawQuery(stores.url, "DELETE FROM result_digests WHERE result_pk % 2 = 0");
     await rawQuery(
-      url,
+      stores.url,
       "UPDATE result_digests SET digest_json = '{}', digest_version = 0 WHERE result_pk % 3 = 0",
     );
     expect(await allDigests(storage, runId, 4)).toEqual(asStored(rows));
-    await rawQuery(url, "UPDATE verification_results SET result_json = '{\"metadata\": {}}' WHERE id = 2");
+    await rawQuery(
+      stores.url,
+      "UPDATE verification_results SET result_json = '{\"metadata\": {}}' WHERE id = 2",
+    );
     await expect(allDigests(storage, runId, 100)).rejects.toThrow(/verification_results row 2\b.*metadata/s);
   });
 
   test("upgrading a version 4 database gives its stored rows their digests", async () => {
     const { storage, runId, rows } = await stored();
     await storage.close();
-    await rawQuery(url, "UPDATE verification_results SET result_json = '{\"metadata\": {}}' WHERE id = 3");
-    await rawQuery(url, "DROP TABLE result_digests");
-    await rawQuery(url, "DROP TABLE run_summaries");
-    await rawQuery(url, "DROP TABLE result_table_rows");
-    await rawQuery(url, "ALTER TABLE verification_runs DROP COLUMN is_imported");
-    await rawQuery(url, "DELETE FROM karenina_migrations WHERE name >= '0005_result_digests'");
-    const upgraded = await open(url);
+    await rawQuery(
+      stores.url,
+      "UPDATE verification_results SET result_json = '{\"metadata\": {}}' WHERE id = 3",
+    );
+    await rawQuery(stores.url, "DROP TABLE result_digests");
+    await rawQuery(stores.url, "DROP TABLE run_summaries");
+    await rawQuery(stores.url, "DROP TABLE result_table_rows");
+    await rawQuery(stores.url, "DROP TABLE benchmark_scenarios");
+    await rawQuery(stores.url, "ALTER TABLE verification_runs DROP COLUMN is_imported");
+    await rawQuery(stores.url, "DELETE FROM karenina_migrations WHERE name >= '0005_result_digests'");
+    const upgraded = await open(stores.url);
     const filled = await rawQuery(
-      url,
+      stores.url,
       `SELECT result_pk FROM result_digests WHERE digest_version = ${RESULT_DIGEST_VERSION} ORDER BY result_pk`,
     );
     // Every row but the one that no longer validates (it keeps none, and readers report it).
@@ -146,13 +145,16 @@ describe.each(storageTargets())("result digests on $name", (target) => {
   test("upgrading a version 5 database rewrites its version 1 digests compactly, in ASCII", async () => {
     const { storage, runId, rows } = await stored();
     await storage.close();
-    await backToVersion6(url);
+    await backToVersion6(stores.url);
     // What version 1 wrote is not read any more: any text under the old version number stands for it.
-    await rawQuery(url, `UPDATE verification_results SET digest_json = '{"v1": "靶点"}', digest_version = 1`);
-    await rawQuery(url, "DELETE FROM karenina_migrations WHERE name >= '0006_compact_result_digests'");
-    const upgraded = await open(url);
+    await rawQuery(
+      stores.url,
+      `UPDATE verification_results SET digest_json = '{"v1": "靶点"}', digest_version = 1`,
+    );
+    await rawQuery(stores.url, "DELETE FROM karenina_migrations WHERE name >= '0006_compact_result_digests'");
+    const upgraded = await open(stores.url);
     const digests = await rawQuery(
-      url,
+      stores.url,
       "SELECT digest_json, digest_version FROM result_digests ORDER BY result_pk",
     );
     expect(digests.map((row) => [row.digest_json, Number(row.digest_version)])).toEqual(
@@ -164,25 +166,25 @@ describe.each(storageTargets())("result digests on $name", (target) => {
   test("upgrading a version 6 database moves its current digests to their own table and computes the rest", async () => {
     const { storage, runId, rows } = await stored();
     await storage.close();
-    await backToVersion6(url);
+    await backToVersion6(stores.url);
     // A current digest is moved as it is (the marker proves it was not recomputed); an old one is recomputed.
     await rawQuery(
-      url,
+      stores.url,
       `UPDATE verification_results SET digest_json = '{"moved": true}', digest_version = ${RESULT_DIGEST_VERSION} WHERE id = 1`,
     );
     await rawQuery(
-      url,
+      stores.url,
       "UPDATE verification_results SET digest_json = '{}', digest_version = 1 WHERE id > 1",
     );
-    const upgraded = await open(url);
+    const upgraded = await open(stores.url);
     const digests = await rawQuery(
-      url,
+      stores.url,
       "SELECT result_pk, digest_json FROM result_digests ORDER BY result_pk",
     );
     expect(digests.map((row) => [Number(row.result_pk), row.digest_json])).toEqual(
       rows.map((row, index) => [index + 1, index === 0 ? '{"moved": true}' : digestJson(row)]),
     );
-    const columns = await rawQuery(url, "SELECT * FROM verification_results WHERE id = 1");
+    const columns = await rawQuery(stores.url, "SELECT * FROM verification_results WHERE id = 1");
     expect(Object.keys(columns[0] ?? {})).not.toContain("digest_json");
     expect((await allDigests(upgraded, runId, 100)).slice(1)).toEqual(asStored(rows.slice(1)));
   });
@@ -192,13 +194,13 @@ describe.each(storageTargets())("result digests on $name", (target) => {
     const other = await storage.startRun({ runName: "other", benchmarkName: "bench" });
     await storage.saveResults(other.id, results().slice(0, 3));
     expect(await storage.deleteRun(runId)).toBe(true);
-    const left = await rawQuery(url, "SELECT COUNT(*) AS n FROM result_digests");
+    const left = await rawQuery(stores.url, "SELECT COUNT(*) AS n FROM result_digests");
     expect(Number(left[0]?.n)).toBe(3);
     expect(await allDigests(storage, other.id, 10)).toEqual(asStored(results().slice(0, 3)));
   });
   test("readResultDigests gives every digest in saving order, the whole rows of rows without one, and stops on break", async () => {
     const { storage, runId, rows } = await stored();
-    await rawQuery(url, "DELETE FROM result_digests WHERE result_pk % 5 = 0");
+    await rawQuery(stores.url, "DELETE FROM result_digests WHERE result_pk % 5 = 0");
     const read = async (pageSize: number) => {
       const pages: VerificationResult[][] = [];
       for await (const page of storage.readResultDigests({ runId, limit: 1, offset: 3 }, pageSize))
@@ -229,8 +231,11 @@ describe.each(storageTargets())("result digests on $name", (target) => {
 
   test("readResultDigests reports a row that does not validate, naming it", async () => {
     const { storage, runId } = await stored();
-    await rawQuery(url, "DELETE FROM result_digests WHERE result_pk = 4");
-    await rawQuery(url, "UPDATE verification_results SET result_json = '{\"metadata\": {}}' WHERE id = 4");
+    await rawQuery(stores.url, "DELETE FROM result_digests WHERE result_pk = 4");
+    await rawQuery(
+      stores.url,
+      "UPDATE verification_results SET result_json = '{\"metadata\": {}}' WHERE id = 4",
+    );
     const all = async () => {
       for await (const _page of storage.readResultDigests({ runId }, 3));
     };

@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Benchmark } from "../benchmark/index.js";
 import { resultTableRow } from "../result-table/index.js";
-import { rawQuery, storageTargets } from "./__fixtures__/databases.js";
+import { rawQuery, storagesPerTest, storageTargets } from "./__fixtures__/databases.js";
 import { richResult, timedOutResult } from "./__fixtures__/results.js";
-import { openStorage, type Storage } from "./index.js";
+import type { Storage } from "./index.js";
 
 function benchmarkWith(ids: readonly string[]): Benchmark {
   const bench = Benchmark.create({ name: "alpha", version: "1.0.0" });
@@ -12,17 +12,8 @@ function benchmarkWith(ids: readonly string[]): Benchmark {
 }
 
 describe.each(storageTargets())("results-table rows on $name", (target) => {
-  const opened: Storage[] = [];
-  let url = "";
-  async function open(): Promise<Storage> {
-    url = await target.fresh();
-    const storage = await openStorage(url);
-    opened.push(storage);
-    return storage;
-  }
-  afterEach(async () => {
-    for (const storage of opened.splice(0)) await storage.close();
-  });
+  const stores = storagesPerTest(target);
+  const open = stores.open;
 
   async function storedRun(storage: Storage) {
     await storage.saveBenchmark(benchmarkWith(["q1", "q2", "q3"]));
@@ -47,8 +38,8 @@ describe.each(storageTargets())("results-table rows on $name", (target) => {
   test("rows saved without table rows (an older karenina) get theirs on first read, and keep them", async () => {
     const storage = await open();
     const { run, results } = await storedRun(storage);
-    await rawQuery(url, "DELETE FROM result_table_rows");
-    await rawQuery(url, "UPDATE result_table_rows SET row_version = 0");
+    await rawQuery(stores.url, "DELETE FROM result_table_rows");
+    await rawQuery(stores.url, "UPDATE result_table_rows SET row_version = 0");
     expect(await storage.countResultTableRows([run.id])).toEqual({ results: 3, tableRows: 0 });
     expect(await storage.readResultTableRows([run.id])).toEqual(results.map(resultTableRow));
     expect(await storage.countResultTableRows([run.id])).toEqual({ results: 3, tableRows: 3 });
@@ -57,7 +48,7 @@ describe.each(storageTargets())("results-table rows on $name", (target) => {
   test("a table row of another version is computed again", async () => {
     const storage = await open();
     const { run, results } = await storedRun(storage);
-    await rawQuery(url, `UPDATE result_table_rows SET row_version = 0, row_json = '{"stale":true}'`);
+    await rawQuery(stores.url, `UPDATE result_table_rows SET row_version = 0, row_json = '{"stale":true}'`);
     expect(await storage.readResultTableRows([run.id])).toEqual(results.map(resultTableRow));
   });
 
@@ -76,8 +67,8 @@ describe.each(storageTargets())("results-table rows on $name", (target) => {
     const storage = await open();
     const { run } = await storedRun(storage);
     await storage.deleteRun(run.id);
-    expect(await rawQuery(url, "SELECT COUNT(*) AS n FROM result_table_rows")).toEqual([
-      { n: url.startsWith("postgres") ? "0" : 0 },
+    expect(await rawQuery(stores.url, "SELECT COUNT(*) AS n FROM result_table_rows")).toEqual([
+      { n: stores.url.startsWith("postgres") ? "0" : 0 },
     ]);
   });
 });

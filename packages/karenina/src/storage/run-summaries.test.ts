@@ -1,13 +1,13 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   createSummaryAccumulator,
   SUMMARY_FORMAT_VERSION,
   summarizeResults,
   type VerificationResult,
 } from "../results/index.js";
-import { rawQuery, storageTargets } from "./__fixtures__/databases.js";
+import { rawQuery, storagesPerTest, storageTargets } from "./__fixtures__/databases.js";
 import { mixedResults, richResult, threeQuestionBenchmark } from "./__fixtures__/results.js";
-import { openStorage, type Storage } from "./index.js";
+import type { Storage } from "./index.js";
 
 const bench = threeQuestionBenchmark;
 const results = () => mixedResults(12);
@@ -23,17 +23,8 @@ async function computedFromDigests(storage: Storage, runId: string) {
 const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
 
 describe.each(storageTargets())("stored run summaries on $name", (target) => {
-  const opened: Storage[] = [];
-  let url = "";
-  async function open(): Promise<Storage> {
-    url = await target.fresh();
-    const storage = await openStorage(url);
-    opened.push(storage);
-    return storage;
-  }
-  afterEach(async () => {
-    for (const storage of opened.splice(0)) await storage.close();
-  });
+  const stores = storagesPerTest(target);
+  const open = stores.open;
 
   /** A finished run holding `rows`. */
   async function finishedRun(storage: Storage, rows: readonly VerificationResult[], name = "nightly") {
@@ -72,7 +63,7 @@ describe.each(storageTargets())("stored run summaries on $name", (target) => {
     await save();
     // Same count, but the last row is another: one deleted, one added (as an outside tool would).
     await rawQuery(
-      url,
+      stores.url,
       `DELETE FROM verification_results WHERE result_id = '${results()[0]?.metadata.result_id}'`,
     );
     await storage.saveResults(runId, [richResult({ questionId: "q2", replicate: 100 })]);
@@ -90,7 +81,7 @@ describe.each(storageTargets())("stored run summaries on $name", (target) => {
     const runId = await finishedRun(storage, results());
     const { summary, count } = await computedFromDigests(storage, runId);
     await storage.saveRunSummary(runId, summary, count);
-    await rawQuery(url, `UPDATE run_summaries SET format_version = ${SUMMARY_FORMAT_VERSION - 1}`);
+    await rawQuery(stores.url, `UPDATE run_summaries SET format_version = ${SUMMARY_FORMAT_VERSION - 1}`);
     expect(await storage.loadRunSummary(runId)).toBeNull();
   });
 
@@ -142,6 +133,6 @@ describe.each(storageTargets())("stored run summaries on $name", (target) => {
     expect(await storage.deleteRunSummary(runId)).toBe(false);
     await storage.saveRunSummary(runId, summary, count);
     await storage.deleteRun(runId);
-    expect(await rawQuery(url, "SELECT run_id FROM run_summaries")).toEqual([]);
+    expect(await rawQuery(stores.url, "SELECT run_id FROM run_summaries")).toEqual([]);
   });
 });

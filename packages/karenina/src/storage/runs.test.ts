@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Benchmark } from "../benchmark/index.js";
-import { rawQuery, storageTargets } from "./__fixtures__/databases.js";
+import { rawQuery, storagesPerTest, storageTargets } from "./__fixtures__/databases.js";
 import { manyResults } from "./__fixtures__/results.js";
-import { openStorage, type Storage } from "./index.js";
 
 /** A benchmark whose questions have the given ids. */
 function benchmarkWith(name: string, ids: readonly string[]): Benchmark {
@@ -19,17 +18,8 @@ const resultsExport = (ids: readonly string[], count: number) => ({
 });
 
 describe.each(storageTargets())("stored runs on $name", (target) => {
-  const opened: Storage[] = [];
-  let url = "";
-  async function open(at?: string): Promise<Storage> {
-    url = at ?? (await target.fresh());
-    const storage = await openStorage(url);
-    opened.push(storage);
-    return storage;
-  }
-  afterEach(async () => {
-    for (const storage of opened.splice(0)) await storage.close();
-  });
+  const stores = storagesPerTest(target);
+  const open = stores.open;
 
   test("runs are counted and paged in SQL: pages of the newest-first order, never overlapping", async () => {
     const storage = await open();
@@ -84,14 +74,15 @@ describe.each(storageTargets())("stored runs on $name", (target) => {
       benchmarkName: "bench",
     });
     await first.close();
-    await rawQuery(url, "ALTER TABLE verification_runs DROP COLUMN is_imported");
-    await rawQuery(url, "DELETE FROM karenina_migrations WHERE name >= '0008_run_imported_flag'");
-    await rawQuery(url, "DROP TABLE result_table_rows");
-    await rawQuery(url, "DROP TABLE run_summaries");
-    const upgraded = await open(url);
+    await rawQuery(stores.url, "ALTER TABLE verification_runs DROP COLUMN is_imported");
+    await rawQuery(stores.url, "DELETE FROM karenina_migrations WHERE name >= '0008_run_imported_flag'");
+    await rawQuery(stores.url, "DROP TABLE result_table_rows");
+    await rawQuery(stores.url, "DROP TABLE run_summaries");
+    await rawQuery(stores.url, "DROP TABLE benchmark_scenarios");
+    const upgraded = await open(stores.url);
     expect((await upgraded.getRun(ran.id))?.isImported).toBe(false);
     expect((await upgraded.getRun(imported.runId))?.isImported).toBe(true);
-    const names = await rawQuery(url, "SELECT name FROM karenina_migrations ORDER BY name");
+    const names = await rawQuery(stores.url, "SELECT name FROM karenina_migrations ORDER BY name");
     expect(names).toContainEqual({ name: "0008_run_imported_flag" });
   });
 });

@@ -59,6 +59,22 @@ export interface BenchmarkQuestionsTable {
   updated_at: string;
 }
 
+/**
+ * One root `hasPart` entry (a scenario, spec 08 §2.13) of a scenario benchmark, in checkpoint order; added by
+ * migration 0011. The benchmark's `metadata_json` keeps `hasPart: []` in its place.
+ */
+export interface BenchmarkScenariosTable {
+  id: Generated<number>;
+  benchmark_id: number;
+  /** Index of the entry in `hasPart`. */
+  position: number;
+  /** The scenario's name (two entries of one name may exist, as in a file; the later one wins on load). */
+  name: string;
+  /** The checkpoint's JSON-LD scenario node, as saved. */
+  scenario_json: DbJson;
+  created_at: string;
+}
+
 export interface VerificationRunsTable {
   id: string;
   benchmark_id: number;
@@ -207,6 +223,7 @@ export interface StorageDatabase {
   benchmarks: BenchmarksTable;
   questions: QuestionsTable;
   benchmark_questions: BenchmarkQuestionsTable;
+  benchmark_scenarios: BenchmarkScenariosTable;
   verification_runs: VerificationRunsTable;
   verification_results: VerificationResultsTable;
   result_digests: ResultDigestsTable;

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Benchmark } from "../benchmark/index.js";
 import {
   parseResultsJson,
@@ -11,12 +11,11 @@ import {
   type VerificationResult,
 } from "../results/index.js";
 import { conformancePath, hasConformance, SKIP_REASON } from "../test-support/conformance.js";
-import { rawQuery, storageTargets, tempDir } from "./__fixtures__/databases.js";
+import { rawQuery, storagesPerTest, storageTargets, tempDir } from "./__fixtures__/databases.js";
 import { manyResults, richResult, timedOutResult } from "./__fixtures__/results.js";
 import {
   openStorage,
   STORAGE_SCHEMA_VERSION,
-  type Storage,
   StorageInputError,
   StorageNotFoundError,
   StorageOpenError,
@@ -42,19 +41,8 @@ const resultIds = (results: readonly VerificationResult[]) => results.map((r) =>
 const targets = storageTargets();
 
 describe.each(targets)("storage on $name", (target) => {
-  const opened: Storage[] = [];
-  let url = "";
-
-  async function open(at?: string): Promise<Storage> {
-    url = at ?? (await target.fresh());
-    const storage = await openStorage(url);
-    opened.push(storage);
-    return storage;
-  }
-
-  afterEach(async () => {
-    for (const storage of opened.splice(0)) await storage.close();
-  });
+  const stores = storagesPerTest(target);
+  const open = stores.open;
 
   describe("benchmarks", () => {
     test("the bundled example loads back as the same checkpoint", async () => {
@@ -357,7 +345,7 @@ describe.each(targets)("storage on $name", (target) => {
       const rows = await storage.loadResults({ runId: outcome.runId });
       expect(rows).toStrictEqual(parseResultsJson(text).results);
       const [imported] = await rawQuery(
-        url,
+        stores.url,
         "SELECT source_format_version, source_job_id, source_filename, results_count FROM import_metadata",
       );
       expect({ ...imported, results_count: Number(imported?.results_count) }).toEqual({
@@ -423,7 +411,7 @@ describe.each(targets)("storage on $name", (target) => {
         timedOutResult("q2"),
       ]);
       const rows = await rawQuery(
-        url,
+        stores.url,
         "SELECT result_id, run_name, benchmark_name, question_id, question_text, verify_result, replicate " +
           "FROM template_results_view ORDER BY question_id",
       );
@@ -439,7 +427,7 @@ describe.each(targets)("storage on $name", (target) => {
         },
         expect.objectContaining({ question_id: "q2", verify_result: false }),
       ]);
-      const models = await rawQuery(url, "SELECT * FROM models_used_view ORDER BY model_name");
+      const models = await rawQuery(stores.url, "SELECT * FROM models_used_view ORDER BY model_name");
       expect(
         models.map((m) => [
           m.interface,
@@ -460,18 +448,19 @@ describe.each(targets)("storage on $name", (target) => {
       await first.saveResults(run.id, manyResults(["q1", "q2"], 4));
       await first.close();
       // Back to what version 1 wrote: no ordering index, no original template, two views, one migration.
-      await rawQuery(url, "DROP INDEX verification_results_run_order_idx");
-      for (const view of LATER_VIEWS) await rawQuery(url, `DROP VIEW ${view}`);
-      await rawQuery(url, "ALTER TABLE benchmark_questions DROP COLUMN original_answer_template");
-      await rawQuery(url, "DROP TABLE server_jobs");
-      await rawQuery(url, "DROP TABLE result_table_rows");
-      await rawQuery(url, "DROP TABLE run_summaries");
-      await rawQuery(url, "DROP TABLE result_digests");
-      await rawQuery(url, "ALTER TABLE verification_runs DROP COLUMN is_imported");
-      await rawQuery(url, "DELETE FROM karenina_migrations WHERE name <> '0001_initial'");
-      const upgraded = await open(url);
+      await rawQuery(stores.url, "DROP INDEX verification_results_run_order_idx");
+      for (const view of LATER_VIEWS) await rawQuery(stores.url, `DROP VIEW ${view}`);
+      await rawQuery(stores.url, "ALTER TABLE benchmark_questions DROP COLUMN original_answer_template");
+      await rawQuery(stores.url, "DROP TABLE server_jobs");
+      await rawQuery(stores.url, "DROP TABLE result_table_rows");
+      await rawQuery(stores.url, "DROP TABLE run_summaries");
+      await rawQuery(stores.url, "DROP TABLE benchmark_scenarios");
+      await rawQuery(stores.url, "DROP TABLE result_digests");
+      await rawQuery(stores.url, "ALTER TABLE verification_runs DROP COLUMN is_imported");
+      await rawQuery(stores.url, "DELETE FROM karenina_migrations WHERE name <> '0001_initial'");
+      const upgraded = await open(stores.url);
       expect(await upgraded.countResults({ runId: run.id })).toBe(4);
-      const names = await rawQuery(url, "SELECT name FROM karenina_migrations ORDER BY name");
+      const names = await rawQuery(stores.url, "SELECT name FROM karenina_migrations ORDER BY name");
       expect(names.map((row) => row.name)).toEqual([
         "0001_initial",
         "0002_run_results_order",
@@ -483,22 +472,23 @@ describe.each(targets)("storage on $name", (target) => {
         "0008_run_imported_flag",
         "0009_result_table_rows",
         "0010_run_summaries",
+        "0011_benchmark_scenarios",
       ]);
-      expect(STORAGE_SCHEMA_VERSION).toBe(10);
+      expect(STORAGE_SCHEMA_VERSION).toBe(11);
       // Rows saved before the column existed get their template as the original one.
       const members = await rawQuery(
-        url,
+        stores.url,
         "SELECT question_id FROM benchmark_questions WHERE original_answer_template = answer_template",
       );
       expect(members.map((row) => row.question_id).sort()).toEqual(["q1", "q2"]);
-      for (const view of LATER_VIEWS) await rawQuery(url, `SELECT * FROM ${view}`);
+      for (const view of LATER_VIEWS) await rawQuery(stores.url, `SELECT * FROM ${view}`);
     });
 
     test("reopening a database keeps what it holds", async () => {
       const first = await open();
       await first.saveBenchmark(benchmarkWith("bench", ["q1"]));
       await first.close();
-      const second = await open(url);
+      const second = await open(stores.url);
       expect((await second.listBenchmarks()).map((b) => b.name)).toEqual(["bench"]);
     });
 
@@ -507,20 +497,20 @@ describe.each(targets)("storage on $name", (target) => {
       await storage.saveBenchmark(benchmarkWith("bench", ["q1"]));
       await storage.close();
       await rawQuery(
-        url,
+        stores.url,
         "INSERT INTO karenina_migrations (name, timestamp) VALUES ('0999_future', '2030-01-01')",
       );
-      const error = await openStorage(url).catch((e: unknown) => e);
+      const error = await openStorage(stores.url).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StorageSchemaError);
       expect((error as Error).message).toBe(
         `${storage.database}: the database schema is at version 999 (migration 0999_future), newer than this ` +
           `karenina understands (schema version ${STORAGE_SCHEMA_VERSION}). Nothing was changed; upgrade karenina to open it`,
       );
-      expect(await rawQuery(url, "SELECT name FROM benchmarks")).toEqual([{ name: "bench" }]);
+      expect(await rawQuery(stores.url, "SELECT name FROM benchmarks")).toEqual([{ name: "bench" }]);
     });
 
     test("a database with karenina's table names but not its migrations is refused", async () => {
-      url = await target.fresh();
+      const url = await target.fresh();
       await rawQuery(url, "CREATE TABLE benchmarks (id INTEGER PRIMARY KEY, name TEXT)");
       const error = await openStorage(url).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StorageSchemaError);

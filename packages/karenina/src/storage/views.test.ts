@@ -5,12 +5,11 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Benchmark } from "../benchmark/index.js";
 import { parseVerificationResult, type VerificationResult } from "../results/index.js";
-import { rawQuery, storageTargets, tempDir } from "./__fixtures__/databases.js";
+import { rawQuery, storagesPerTest, storageTargets, tempDir } from "./__fixtures__/databases.js";
 import { manyResults, richResult, timedOutResult } from "./__fixtures__/results.js";
-import { openStorage, type Storage } from "./index.js";
 import { VIEW_NAMES } from "./views.js";
 
 const targets = storageTargets();
@@ -44,19 +43,8 @@ const sorted = (rows: Record<string, unknown>[]) =>
   [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
 describe.each(targets)("views and original templates on $name", (target) => {
-  const opened: Storage[] = [];
-  let url = "";
-
-  async function open(): Promise<Storage> {
-    url = await target.fresh();
-    const storage = await openStorage(url);
-    opened.push(storage);
-    return storage;
-  }
-
-  afterEach(async () => {
-    for (const storage of opened.splice(0)) await storage.close();
-  });
+  const stores = storagesPerTest(target);
+  const open = stores.open;
 
   /** A benchmark "bench" with q1, q2, q3 and one run "nightly" holding the given results. */
   async function storedRun(results: VerificationResult[]): Promise<string> {
@@ -69,7 +57,7 @@ describe.each(targets)("views and original templates on $name", (target) => {
     return run.id;
   }
 
-  const query = (sql: string) => rawQuery(url, sql);
+  const query = (sql: string) => rawQuery(stores.url, sql);
 
   describe("original_answer_template", () => {
     const originals = () =>

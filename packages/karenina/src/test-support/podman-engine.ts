@@ -223,6 +223,7 @@ rm -rf "$dir"
 function startWatchdog(dir: string, podman: readonly string[], env: NodeJS.ProcessEnv) {
   const watchdog = spawn("sh", ["-c", WATCHDOG, "watchdog", String(process.pid), dir, ...podman], {
     env,
+    cwd: dir,
     detached: true,
     stdio: "ignore",
   });
@@ -336,6 +337,9 @@ export async function startPodmanEngine(): Promise<PodmanEngine> {
     const logFile = await open(log, "w");
     service = spawn(podmanPath, [...globalFlags(), "system", "service", "--time=0", `unix://${socketPath}`], {
       env,
+      // conmon, started from the service, writes an `oom` marker into its working directory after an
+      // out-of-memory kill: keep it in the engine's folder, not the caller's.
+      cwd: dir,
       stdio: ["ignore", logFile.fd, logFile.fd],
     });
     await logFile.close();

@@ -166,9 +166,10 @@ export function BenchmarksPanel({ db, working, onLoad, onImported }: BenchmarksP
               <li key={benchmark.id} className="benchmark-card">
                 <h4>{benchmark.name}</h4>
                 <p className="db-muted">
-                  {benchmark.total_questions} questions ({benchmark.finished_count} finished,{" "}
-                  {benchmark.unfinished_count} unfinished) · modified{" "}
-                  {new Date(benchmark.last_modified).toLocaleString()}
+                  {benchmark.scenario_count > 0
+                    ? `${benchmark.scenario_count} scenario${benchmark.scenario_count === 1 ? "" : "s"}`
+                    : `${benchmark.total_questions} question${benchmark.total_questions === 1 ? "" : "s"} (${benchmark.finished_count} finished, ${benchmark.unfinished_count} unfinished)`}{" "}
+                  · modified {new Date(benchmark.last_modified).toLocaleString()}
                 </p>
                 <div className="db-actions">
                   {isWorking ? (

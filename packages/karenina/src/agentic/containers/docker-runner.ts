@@ -34,8 +34,12 @@ export interface DockerOptions {
 /** The label every command container carries, to find any left behind: `docker ps -a --filter label=...`. */
 export const CONTAINER_LABEL = "org.karenina.run-command";
 
-/** How long the output stream may trail the container's exit. */
-const OUTPUT_GRACE_MS = 2_000;
+/**
+ * How long the output stream may trail the container's exit. It normally ends at once; the cap only guards
+ * against an engine that never closes it, and is generous because on a loaded machine the engine may take
+ * seconds to flush the last output (a shorter cap would cut a command's output without any error).
+ */
+const OUTPUT_GRACE_MS = 10_000;
 
 /** A writable sink that keeps the first `limit` bytes and reads (and drops) the rest. */
 function cappedSink(limit: number) {

@@ -7,6 +7,7 @@ export {
 export {
   CLAUDE_CODE_HOME,
   CLAUDE_CODE_MIN_ADDRESS_SPACE,
+  type ClaudeBubblewrapNetwork,
   type ClaudeCodeContainer,
   type ClaudeCodeContainerOptions,
   type ClaudeCodeSandbox,
@@ -14,6 +15,7 @@ export {
   type ClaudeSpawnRequest,
   claudeCodeContainer,
   claudeProgramMounts,
+  MODEL_RELAY_PORT,
 } from "./claude-code-container.js";
 export {
   CLAUDE_CODE_CONTAINER_LABEL,
@@ -29,3 +31,4 @@ export type { DockerRuntime } from "./docker-daemon.js";
 export { CONTAINER_LABEL, type DockerOptions, dockerRunner } from "./docker-runner.js";
 export { ContainerBackendUnavailableError } from "./errors.js";
 export { type ContainerLimits, DEFAULT_CONTAINER_LIMITS, limitReached } from "./limits.js";
+export { DEFAULT_MODEL_API, type ModelGate, ModelGateError, startModelGate } from "./model-gate.js";

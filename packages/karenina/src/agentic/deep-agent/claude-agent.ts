@@ -19,6 +19,7 @@ import {
 } from "../../llm/index.js";
 import { AgentExecutionError, agentResult } from "../agent/index.js";
 import {
+  type ClaudeBubblewrapNetwork,
   type ClaudeCodeNetwork,
   type ClaudeCodeSandbox,
   type ContainerLimits,
@@ -62,6 +63,8 @@ export type ClaudeContainerSettings = ClaudeBubblewrapSettings | ClaudeEngineSet
 /** Claude Code in bubblewrap, on the host's own system files. */
 export interface ClaudeBubblewrapSettings {
   backend: "bubblewrap";
+  /** `model` (default): only the model's API, through the model gate; `host`: the host's network shared. */
+  network?: ClaudeBubblewrapNetwork;
   limits?: Partial<ContainerLimits>;
   /** The `bwrap` program; default the first on PATH. */
   bwrapPath?: string;
@@ -132,6 +135,7 @@ function promptOf(messages: readonly Message[]): { prompt: string; system: strin
 function sandboxFor(
   container: ClaudeContainerSettings,
   workspace: string,
+  env: Record<string, string>,
   stderr: (data: string) => void,
 ): Promise<ClaudeCodeSandbox> {
   const limits = container.limits === undefined ? {} : { limits: container.limits };
@@ -139,6 +143,9 @@ function sandboxFor(
     return claudeCodeContainer({
       workspace,
       ...limits,
+      ...(container.network === undefined ? {} : { network: container.network }),
+      // The gate forwards to the model Claude Code would have reached: the base URL it is given, else Anthropic's.
+      modelBaseURL: env.ANTHROPIC_BASE_URL ?? null,
       ...(container.bwrapPath === undefined ? {} : { bwrapPath: container.bwrapPath }),
       stderr,
     });
@@ -191,7 +198,7 @@ export function claudeAgentPort(settings: ClaudeAgentSettings): AgentPort {
       try {
         if (settings.container != null) {
           // Made before the session, so that a missing backend fails the run instead of falling back to the host.
-          container = await sandboxFor(settings.container, cwd, (data) => {
+          container = await sandboxFor(settings.container, cwd, env, (data) => {
             stderr.tail = (stderr.tail + data).slice(-STDERR_TAIL);
           });
         }

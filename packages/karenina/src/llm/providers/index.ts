@@ -94,14 +94,24 @@ export {
 export {
   type GoogleCredentialsFile,
   VERTEX_DEFAULT_LOCATION,
+  VERTEX_GEMINI,
   VERTEX_LOCATION_VARIABLES,
   VERTEX_PROJECT_VARIABLES,
   type VertexAuth,
   type VertexConnection,
   type VertexOptions,
+  type VertexPublisher,
   vertexBaseUrl,
   vertexConnection,
   vertexLlm,
   vertexModel,
   vertexParser,
 } from "./vertex.js";
+export {
+  VERTEX_ANTHROPIC,
+  type VertexAnthropicOptions,
+  vertexAnthropicConnection,
+  vertexAnthropicLlm,
+  vertexAnthropicModel,
+  vertexAnthropicParser,
+} from "./vertex-anthropic.js";

@@ -3,7 +3,9 @@
  * Cloud's Vertex AI (`POST .../projects/{project}/locations/{location}/publishers/google/models/{model}:
  * generateContent`) through `@ai-sdk/google-vertex`, imported at the first call, with Google Cloud's
  * conventions: a project and a location, Application Default Credentials (a service-account key file, gcloud's
- * user credentials, or the metadata server on Google Cloud), or an API key in express mode.
+ * user credentials, or the metadata server on Google Cloud), or an API key in express mode. The connection
+ * (project, location, credentials, endpoint) is shared with Claude on Vertex (`vertex-anthropic.ts`), whose
+ * publisher differs: see {@link VertexPublisher}.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -22,8 +24,31 @@ import type { LlmPort, ParserPort } from "../ports.js";
 import { type ProviderEnv, requireModelName } from "./api-key.js";
 import { lazyLanguageModel } from "./lazy-model.js";
 
-/** Where a Vertex model runs when no location is given or set (LangChain's `ChatVertexAI` default). */
+/**
+ * Where a Vertex model runs when no location is given or set: LangChain's default for both `ChatVertexAI` and
+ * `ChatAnthropicVertex` (their common base's `location`).
+ */
 export const VERTEX_DEFAULT_LOCATION = "us-central1";
+
+/** What differs between the publishers whose Vertex models are served here: Google's Gemini, Anthropic's Claude. */
+export interface VertexPublisher {
+  /** The adapter, named in messages. */
+  adapter: string;
+  /** The publisher in the model paths (`.../publishers/{name}/models/{model}:...`). */
+  name: "google" | "anthropic";
+  /** The API version its package calls, also taken when a base URL names only a host. */
+  apiVersion: "v1" | "v1beta1";
+  /** Whether an API key (express mode, no project) may authorise its calls. */
+  expressMode: boolean;
+}
+
+/** Gemini on Vertex: `v1beta1`, as `@ai-sdk/google-vertex` calls it, with express mode. */
+export const VERTEX_GEMINI: VertexPublisher = Object.freeze({
+  adapter: "vertex",
+  name: "google",
+  apiVersion: "v1beta1",
+  expressMode: true,
+});
 
 /** Environment variables naming the Google Cloud project, in the order they are tried. */
 export const VERTEX_PROJECT_VARIABLES: readonly string[] = Object.freeze([
@@ -44,7 +69,7 @@ const GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token";
 type GoogleAuthOptions = NonNullable<GoogleVertexProviderSettings["googleAuthOptions"]>;
 
 const CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform";
-const EXPRESS_MODE_URL = "https://aiplatform.googleapis.com/v1/publishers/google";
+const EXPRESS_MODE_ROOT = "https://aiplatform.googleapis.com/v1";
 
 /**
  * Settings of a Vertex model; each is else read from `env`.
@@ -52,13 +77,15 @@ const EXPRESS_MODE_URL = "https://aiplatform.googleapis.com/v1/publishers/google
  *   credentials file's `project_id` (or `quota_project_id`);
  * - location: `location`, else `GOOGLE_VERTEX_LOCATION`, `GOOGLE_CLOUD_LOCATION`, else `us-central1`;
  * - credentials, first found: an API key (`apiKey`, else `GOOGLE_VERTEX_API_KEY`) for express mode (sent as
- *   `x-goog-api-key`, no project needed); a credentials file (`credentialsFile`, else
+ *   `x-goog-api-key`, no project needed; Gemini only: a key given for Claude is refused, the variable ignored);
+ *   a credentials file (`credentialsFile`, else
  *   `GOOGLE_APPLICATION_CREDENTIALS`, else gcloud's `application_default_credentials.json` under
  *   `CLOUDSDK_CONFIG` or `~/.config/gcloud`); the metadata server of Google Cloud compute, only when the
  *   environment says it is there (`METADATA_SERVER_DETECTION` other than `none`, `GCE_METADATA_HOST`, or Cloud
  *   Run's `K_SERVICE`);
  * - endpoint: `baseURL` (a host such as `https://europe-west4-aiplatform.googleapis.com`, optionally with its
- *   API version `/v1` or `/v1beta1`, or a full prefix ending in `/publishers/google`), else the location's.
+ *   API version `/v1` or `/v1beta1`, or a full prefix ending in `/publishers/google`, or `/publishers/anthropic`
+ *   for Claude), else the location's.
  */
 export interface VertexOptions extends ModelCallSettings {
   project?: string | null;
@@ -91,7 +118,10 @@ export interface VertexConnection {
   /** The project billed; null in express mode. */
   project: string | null;
   location: string;
-  /** The URL prefix the model paths (`/models/{model}:generateContent`) follow, ending in `/publishers/google`. */
+  /**
+   * The URL prefix the model paths (`/models/{model}:generateContent`) follow, ending in `/publishers/google`
+   * (`/publishers/anthropic` for Claude).
+   */
   baseURL: string;
 }
 
@@ -109,29 +139,37 @@ function vertexHost(location: string): string {
 }
 
 /**
- * The URL prefix of a Vertex connection's model paths: a given prefix ending in `/publishers/google` as it is;
- * a given host (with or without `/v1` or `/v1beta1`) completed with the project and location; else the
- * location's endpoint (`v1beta1`, as `@ai-sdk/google-vertex` calls it), or express mode's global one.
+ * The URL prefix of a Vertex connection's model paths: a given prefix ending in `/publishers/{publisher}` (or
+ * `/publishers/{publisher}/models`) as it is, without `/models`; a given host (with or without `/v1` or
+ * `/v1beta1`) completed with the project and location; else the location's endpoint (in the API version the
+ * publisher's package calls), or express mode's global one.
  * @example
  * vertexBaseUrl({ given: "http://127.0.0.1:8080", project: "p", location: "us-central1" });
  * // "http://127.0.0.1:8080/v1beta1/projects/p/locations/us-central1/publishers/google"
  */
-export function vertexBaseUrl(where: { given?: string; project: string | null; location: string }): string {
-  const { project, location } = where;
+export function vertexBaseUrl(where: {
+  given?: string | undefined;
+  project: string | null;
+  location: string;
+  publisher?: Pick<VertexPublisher, "name" | "apiVersion">;
+}): string {
+  const { project, location, publisher = VERTEX_GEMINI } = where;
   const express = project === null;
+  const publishers = `publishers/${publisher.name}`;
   if (where.given === undefined) {
     return express
-      ? EXPRESS_MODE_URL
-      : `https://${vertexHost(location)}/v1beta1/projects/${project}/locations/${location}/publishers/google`;
+      ? `${EXPRESS_MODE_ROOT}/${publishers}`
+      : `https://${vertexHost(location)}/${publisher.apiVersion}/projects/${project}/locations/${location}/${publishers}`;
   }
   const trimmed = where.given.replace(/\/+$/, "");
-  if (/\/publishers\/google$/.test(trimmed)) return trimmed;
+  const prefix = new RegExp(`/${publishers}(?:/models)?$`).exec(trimmed);
+  if (prefix !== null) return trimmed.slice(0, prefix.index + publishers.length + 1);
   const version = /\/(v1(?:beta1)?)$/.exec(trimmed);
   const root = version === null ? trimmed : trimmed.slice(0, -version[0].length);
-  const api = version?.[1] ?? (express ? "v1" : "v1beta1");
+  const api = version?.[1] ?? (express ? "v1" : publisher.apiVersion);
   return express
-    ? `${root}/${api}/publishers/google`
-    : `${root}/${api}/projects/${project}/locations/${location}/publishers/google`;
+    ? `${root}/${api}/${publishers}`
+    : `${root}/${api}/projects/${project}/locations/${location}/${publishers}`;
 }
 
 /** gcloud's Application Default Credentials file (`gcloud auth application-default login`), when present. */
@@ -152,13 +190,13 @@ function onGoogleCloud(env: ProviderEnv): boolean {
   return nonEmpty(env.GCE_METADATA_HOST) !== undefined || nonEmpty(env.K_SERVICE) !== undefined;
 }
 
-function readCredentialsFile(path: string, from: string): GoogleCredentialsFile {
+function readCredentialsFile(path: string, from: string, adapter: string): GoogleCredentialsFile {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
     throw new AdapterUnavailableError(
-      `vertex cannot read the Google credentials file ${path} (${from}): ${(error as Error).message}; point GOOGLE_APPLICATION_CREDENTIALS at a service-account key file (JSON) or run gcloud auth application-default login`,
+      `${adapter} cannot read the Google credentials file ${path} (${from}): ${(error as Error).message}; point GOOGLE_APPLICATION_CREDENTIALS at a service-account key file (JSON) or run gcloud auth application-default login`,
       "unreadable Google credentials",
     );
   }
@@ -168,18 +206,41 @@ function readCredentialsFile(path: string, from: string): GoogleCredentialsFile 
     typeof (parsed as { type?: unknown }).type !== "string"
   ) {
     throw new AdapterUnavailableError(
-      `vertex: the Google credentials file ${path} (${from}) is not a credentials file (no "type" field); use a service-account key (type service_account) or gcloud's application default credentials`,
+      `${adapter}: the Google credentials file ${path} (${from}) is not a credentials file (no "type" field); use a service-account key (type service_account) or gcloud's application default credentials`,
       "invalid Google credentials",
     );
   }
   return parsed as GoogleCredentialsFile;
 }
 
-const NO_CREDENTIALS =
-  "vertex needs Google Cloud credentials: set GOOGLE_APPLICATION_CREDENTIALS to a service-account key file (JSON), or run gcloud auth application-default login, or set GOOGLE_VERTEX_API_KEY for express mode (or give the model's endpoint_api_key); on Google Cloud compute, set METADATA_SERVER_DETECTION=assume-present to use the attached service account";
+const CREDENTIAL_SOURCES =
+  "set GOOGLE_APPLICATION_CREDENTIALS to a service-account key file (JSON), or run gcloud auth application-default login";
+const ON_GOOGLE_CLOUD =
+  "on Google Cloud compute, set METADATA_SERVER_DETECTION=assume-present to use the attached service account";
 
-function vertexAuth(options: VertexOptions, env: ProviderEnv): VertexAuth {
-  const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(env.GOOGLE_VERTEX_API_KEY);
+function noCredentials(publisher: VertexPublisher): string {
+  return publisher.expressMode
+    ? `${publisher.adapter} needs Google Cloud credentials: ${CREDENTIAL_SOURCES}, or set GOOGLE_VERTEX_API_KEY for express mode (or give the model's endpoint_api_key); ${ON_GOOGLE_CLOUD}`
+    : `${publisher.adapter} needs Google Cloud credentials (Vertex AI serves ${publisher.name} models without express mode, so GOOGLE_VERTEX_API_KEY does not reach them): ${CREDENTIAL_SOURCES}; ${ON_GOOGLE_CLOUD}`;
+}
+
+/** The express-mode key of a model, refused for a publisher that has no express mode. */
+function expressKey(
+  options: VertexOptions,
+  env: ProviderEnv,
+  publisher: VertexPublisher,
+): string | undefined {
+  const given = nonEmpty(options.apiKey);
+  if (publisher.expressMode) return given ?? nonEmpty(env.GOOGLE_VERTEX_API_KEY);
+  if (given === undefined) return undefined;
+  throw new AdapterUnavailableError(
+    `${publisher.adapter}: Vertex AI serves ${publisher.name} models without API keys (no express mode), so the model's API key (endpoint_api_key or extra_kwargs.api_key) cannot be used; remove it and ${CREDENTIAL_SOURCES}`,
+    "API key unsupported",
+  );
+}
+
+function vertexAuth(options: VertexOptions, env: ProviderEnv, publisher: VertexPublisher): VertexAuth {
+  const apiKey = expressKey(options, env, publisher);
   if (apiKey !== undefined) return { kind: "api-key", apiKey };
   const given = nonEmpty(options.credentialsFile);
   const fromEnv = nonEmpty(env.GOOGLE_APPLICATION_CREDENTIALS);
@@ -187,26 +248,38 @@ function vertexAuth(options: VertexOptions, env: ProviderEnv): VertexAuth {
   const path = given ?? fromEnv ?? gcloud;
   if (path !== undefined) {
     const from = given ? "the model's credentials" : fromEnv ? "GOOGLE_APPLICATION_CREDENTIALS" : "gcloud";
-    return { kind: "credentials-file", path, credentials: readCredentialsFile(path, from) };
+    return {
+      kind: "credentials-file",
+      path,
+      credentials: readCredentialsFile(path, from, publisher.adapter),
+    };
   }
   if (onGoogleCloud(env)) return { kind: "metadata-server" };
-  throw new AdapterUnavailableError(NO_CREDENTIALS, "missing Google Cloud credentials");
+  throw new AdapterUnavailableError(noCredentials(publisher), "missing Google Cloud credentials");
 }
 
 /**
- * The connection of a Vertex model (see {@link VertexOptions} for where each part comes from). A credentials
- * file is read now, so that a missing or broken one fails when the run starts.
- * @throws {AdapterUnavailableError} when the credentials or the project are missing, or the credentials file
- * cannot be read.
+ * The connection of a Vertex model of `publisher` (Gemini unless said; see {@link VertexOptions} for where each
+ * part comes from). A credentials file is read now, so that a missing or broken one fails when the run starts.
+ * @throws {AdapterUnavailableError} when the credentials or the project are missing, the credentials file
+ * cannot be read, or an API key is given for a publisher without express mode.
  */
-export function vertexConnection(options: VertexOptions): VertexConnection {
+export function vertexConnection(
+  options: VertexOptions,
+  publisher: VertexPublisher = VERTEX_GEMINI,
+): VertexConnection {
   const env = options.env ?? process.env;
-  const auth = vertexAuth(options, env);
+  const auth = vertexAuth(options, env, publisher);
   const location =
     nonEmpty(options.location) ?? firstSet(env, VERTEX_LOCATION_VARIABLES) ?? VERTEX_DEFAULT_LOCATION;
   const given = nonEmpty(options.baseURL);
   if (auth.kind === "api-key") {
-    return { auth, project: null, location, baseURL: vertexBaseUrl({ given, project: null, location }) };
+    return {
+      auth,
+      project: null,
+      location,
+      baseURL: vertexBaseUrl({ given, project: null, location, publisher }),
+    };
   }
   const fromFile = auth.kind === "credentials-file" ? auth.credentials : undefined;
   const project =
@@ -216,11 +289,11 @@ export function vertexConnection(options: VertexOptions): VertexConnection {
     nonEmpty(fromFile?.quota_project_id);
   if (project === undefined) {
     throw new AdapterUnavailableError(
-      "vertex needs a Google Cloud project: set GOOGLE_VERTEX_PROJECT (or GOOGLE_CLOUD_PROJECT), or give the model's extra_kwargs.project",
+      `${publisher.adapter} needs a Google Cloud project: set GOOGLE_VERTEX_PROJECT (or GOOGLE_CLOUD_PROJECT), or give the model's extra_kwargs.project`,
       "missing Google Cloud project",
     );
   }
-  return { auth, project, location, baseURL: vertexBaseUrl({ given, project, location }) };
+  return { auth, project, location, baseURL: vertexBaseUrl({ given, project, location, publisher }) };
 }
 
 /** The values of a connection's credentials never to show in messages. */
@@ -239,8 +312,12 @@ function tokenUriFetch(tokenUri: string): typeof fetch {
   return (input, init) => fetch(String(input) === GOOGLE_TOKEN_URL ? tokenUri : input, init);
 }
 
-/** The `google-auth-library` options of a connection authorised by credentials: nothing read from elsewhere. */
-function googleAuthOptions(connection: VertexConnection): GoogleAuthOptions {
+/**
+ * The `google-auth-library` options of a connection authorised by credentials (not an API key), as both of
+ * `@ai-sdk/google-vertex`'s providers take them: the project, the cloud-platform scope, the credentials file's
+ * contents (nothing read from elsewhere), and its `token_uri` honoured; none for the metadata server.
+ */
+export function googleAuthOptions(connection: VertexConnection): GoogleAuthOptions {
   const { auth, project } = connection;
   const base = { scopes: [CLOUD_PLATFORM_SCOPE], ...(project === null ? {} : { projectId: project }) };
   if (auth.kind !== "credentials-file") return base;

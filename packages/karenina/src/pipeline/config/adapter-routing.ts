@@ -38,6 +38,7 @@ import {
   recordingLlmPort,
   recordingParserPort,
   type VertexOptions,
+  vertexAnthropicModel,
   vertexEmbeddings,
   vertexModel,
 } from "../../llm/index.js";
@@ -68,7 +69,8 @@ export type CallAdapter =
   | "ollama"
   | "azure"
   | "bedrock"
-  | "vertex";
+  | "vertex"
+  | "vertex_anthropic";
 
 /** The adapters that a `langchain` provider name (or the interface of the same name) leads to. */
 const PROVIDER_ADAPTERS = new Set<string>([
@@ -80,6 +82,7 @@ const PROVIDER_ADAPTERS = new Set<string>([
   "azure",
   "bedrock",
   "vertex",
+  "vertex_anthropic",
 ]);
 
 /**
@@ -185,10 +188,12 @@ const KNOWN = () => Object.keys(INTERFACES).join(", ");
 
 /**
  * The adapter serving a model's LLM and parser calls: `openai_endpoint`, `openrouter`, `openai`, `anthropic`,
- * `google`, `mistral`, `groq`, `xai`, `deepseek`, `together`, `ollama`, `azure`, `bedrock`, `cohere`, `vertex` as named;
+ * `google`, `mistral`, `groq`, `xai`, `deepseek`, `together`, `ollama`, `azure`, `bedrock`, `cohere`, `vertex`,
+ * `vertex_anthropic` as named;
  * `claude_tool` (and the judge calls of `claude_agent_sdk`) → anthropic; `langchain` (and the judge calls of
  * `langchain_deep_agents`) by `model_provider` (see `PROVIDERS`: openai, anthropic, google_genai, mistralai,
- * groq, xai, deepseek, together, ollama, azure_openai, bedrock, bedrock_converse, cohere, google_vertexai).
+ * groq, xai, deepseek, together, ollama, azure_openai, bedrock, bedrock_converse, cohere, google_vertexai,
+ * google_anthropic_vertex).
  * @throws {AdapterUnavailableError} for `manual` and `taskeval` (they have no LLM), an unknown interface, a
  * missing `model_name` or `model_provider`, or a provider with no adapter here.
  */
@@ -236,7 +241,8 @@ export function callAdapterFor(model: ModelConfig): CallAdapter {
  * from the model only; `ollama` needs none. Azure's deployment, API version and endpoint may also come from
  * `extra_kwargs` (`azure_deployment`, `api_version`, `azure_endpoint`), as LangChain's `AzureChatOpenAI` takes
  * them; Bedrock's region, access keys and endpoint likewise (see {@link bedrockOptionsFor}); Vertex's project,
- * location and credentials come from the environment or `extra_kwargs` (see {@link vertexOptionsFor}).
+ * location and credentials come from the environment or `extra_kwargs` (see {@link vertexOptionsFor}), for
+ * Gemini (`vertex`) and Claude (`vertex_anthropic`) alike.
  * @throws {AdapterUnavailableError} as {@link callAdapterFor} does, or naming the variable to set when no key is found.
  */
 export function languageModelFor(model: ModelConfig, options: PortRoutingOptions = {}): LanguageModelTarget {
@@ -288,6 +294,8 @@ export function languageModelFor(model: ModelConfig, options: PortRoutingOptions
       return bedrockModel(bedrockOptionsFor(model, env));
     case "vertex":
       return vertexModel(vertexOptionsFor(model, env));
+    case "vertex_anthropic":
+      return vertexAnthropicModel(vertexOptionsFor(model, env));
     default:
       return hostedChatModel(adapter, { ...settings, ...hostedKeyAndUrl(model, adapter), env });
   }
@@ -358,9 +366,10 @@ const withScheme = (url: string | null) =>
   url === null || /^https?:\/\//.test(url) ? url : `https://${url}`;
 
 /**
- * The `vertex` adapter settings of a model, as LangChain's `ChatVertexAI` takes them: the project and location
+ * The `vertex` and `vertex_anthropic` adapter settings of a model, as LangChain's `ChatVertexAI` and
+ * `ChatAnthropicVertex` take them: the project and location
  * from `extra_kwargs.project` and `location`; an express-mode API key from the model's `endpoint_api_key` (or
- * `extra_kwargs.api_key`); the endpoint from `endpoint_base_url`, `extra_kwargs.api_endpoint` (a host) or
+ * `extra_kwargs.api_key`; Gemini only, `vertex_anthropic` refuses it); the endpoint from `endpoint_base_url`, `extra_kwargs.api_endpoint` (a host) or
  * `base_url`. What is not given is read from `env` (see {@link VertexOptions}: `GOOGLE_VERTEX_PROJECT`,
  * `GOOGLE_VERTEX_LOCATION`, `GOOGLE_APPLICATION_CREDENTIALS`, `GOOGLE_VERTEX_API_KEY`, ...).
  */

@@ -116,12 +116,14 @@ export async function commandRunnerFor(runtime: AgentRuntimeConfig | null): Prom
 
 /**
  * The container of a `deep_agent` (Claude Code) model, by the rule of {@link commandBackendFor}: bubblewrap by
- * default (with the model's limits; the network is always shared, since Claude Code reaches its model over
- * it), Docker or Podman with `container_image` (the network: the engine's bridge for `container_network`
- * `bridge`, with `container_add_hosts`; otherwise the host's, as bubblewrap), null (a host process) only for
- * `backend: local_shell`/`host`. The engine and image are checked when the run starts.
+ * default (with the model's limits; the network: only the model's API, through the model gate, unless
+ * `container_network` is `bridge`, which shares the host's network), Docker or Podman with `container_image`
+ * and `container_network` `bridge` (the engine's bridge network, with `container_add_hosts`: such a container
+ * cannot be limited to the model's API, so the network must be asked for), null (a host process) only for
+ * `backend: local_shell`/`host`. The engine and image are checked
+ * when the run starts.
  * @throws {ContainerBackendUnavailableError} for Singularity or Apptainer, for Docker or Podman without an
- * image or with malformed extra hosts, and for bubblewrap settings it cannot honour.
+ * image, without `container_network` `bridge` or with malformed extra hosts, and for bubblewrap settings it cannot honour.
  */
 export function deepAgentContainerFor(runtime: AgentRuntimeConfig | null): ClaudeContainerSettings | null {
   const backend = commandBackendFor(runtime);
@@ -145,18 +147,20 @@ export function deepAgentContainerFor(runtime: AgentRuntimeConfig | null): Claud
         `container_add_hosts entries must be "name:address": ${malformed.map((entry) => JSON.stringify(entry)).join(", ")}`,
       );
     }
-    const bridge = settings.container_network === "bridge";
-    if (!bridge && settings.container_add_hosts.length > 0) {
+    if (settings.container_network !== "bridge") {
+      // Claude Code needs its model's API, and only bubblewrap's model gate can hold its network to that API.
       throw new ContainerBackendUnavailableError(
         backend,
-        'container_add_hosts needs container_network "bridge": the deep agent\'s container otherwise shares the ' +
-          "host's network and its /etc/hosts",
+        "the deep agent (Claude Code) must reach its model's API, and a Docker/Podman container cannot be " +
+          'limited to it: set agent_runtime.container_network to "bridge" to give the container (and the ' +
+          'commands Claude Code runs) the engine\'s bridge network, or use container_runtime "bubblewrap" (the ' +
+          "default), whose container reaches the model's API and nothing else",
       );
     }
     return {
       backend,
       image,
-      network: bridge ? "bridge" : "host",
+      network: "bridge",
       addHosts: settings.container_add_hosts,
       limits: limitsOf(settings),
     };
@@ -167,5 +171,9 @@ export function deepAgentContainerFor(runtime: AgentRuntimeConfig | null): Claud
       "the deep agent's bubblewrap container takes no container_image or container_add_hosts: remove them",
     );
   }
-  return { backend: "bubblewrap", limits: limitsOf(settings) };
+  return {
+    backend: "bubblewrap",
+    network: settings.container_network === "bridge" ? "host" : "model",
+    limits: limitsOf(settings),
+  };
 }

@@ -8,18 +8,13 @@
  * switched off for the process, and every URL is on 127.0.0.1.
  */
 import { generateKeyPairSync } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { AdapterUnavailableError, RateLimitError } from "../../llm/index.js";
 import { GENE_QUESTION } from "../../test-support/gene-question.js";
 import { modulesLoadedBy, packagesOf } from "../../test-support/module-log/index.js";
-import {
-  type GoogleOAuthTestServer,
-  startGoogleOAuthServer,
-} from "../../test-support/provider-servers/google-oauth-server.js";
 import {
   type ChatRule,
   type GoogleTestServer,
@@ -29,53 +24,20 @@ import {
 import type { ScriptedHttpServer } from "../../test-support/scripted-http.js";
 import { costOf } from "../pricing.js";
 import { describeProviderConformance, describeStreamedAnswer } from "./__fixtures__/provider-conformance.js";
+import {
+  TEST_CLIENT_EMAIL,
+  TEST_PROJECT,
+  testServiceAccount,
+} from "./__fixtures__/vertex-service-account.js";
 import { embeddingPortFor, llmPortFor, ModelConfigSchema, type PortRoutingOptions } from "./index.js";
 
-const PROJECT = "karenina-test";
+const PROJECT = TEST_PROJECT;
 const LOCATION = "europe-west4";
 const MODEL = "gemini-2.5-flash";
-const CLIENT_EMAIL = `judge@${PROJECT}.iam.gserviceaccount.com`;
 const EXPRESS_KEY = "vertex-express-key-42";
 const VERTEX_PATH = `/v1beta1/projects/${PROJECT}/locations/${LOCATION}/publishers/google/models/${MODEL}`;
 
-let dir: string;
-let oauth: GoogleOAuthTestServer;
-/** A service-account key file whose `token_uri` is the fake token endpoint. */
-let keyFile: string;
-
-beforeAll(async () => {
-  // google-auth-library (gcp-metadata) reads these: never look for a metadata server during the tests.
-  vi.stubEnv("METADATA_SERVER_DETECTION", "none");
-  vi.stubEnv("GCE_METADATA_HOST", "127.0.0.1:1");
-  vi.stubEnv("GOOGLE_APPLICATION_CREDENTIALS", "");
-  dir = await mkdtemp(join(tmpdir(), "karenina-vertex-"));
-  const { privateKey, publicKey } = generateKeyPairSync("rsa", {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: "pkcs8", format: "pem" },
-    publicKeyEncoding: { type: "spki", format: "pem" },
-  });
-  oauth = await startGoogleOAuthServer(publicKey);
-  keyFile = join(dir, "service-account.json");
-  await writeFile(
-    keyFile,
-    JSON.stringify({
-      type: "service_account",
-      project_id: PROJECT,
-      private_key_id: "hand-written-test-key-1",
-      private_key: privateKey,
-      client_email: CLIENT_EMAIL,
-      client_id: "100000000000000000001",
-      token_uri: oauth.tokenUri,
-      universe_domain: "googleapis.com",
-    }),
-  );
-});
-
-afterAll(async () => {
-  await oauth.close();
-  await rm(dir, { recursive: true, force: true });
-  vi.unstubAllEnvs();
-});
+const account = testServiceAccount();
 
 let running: GoogleTestServer | undefined;
 afterEach(async () => {
@@ -88,14 +50,8 @@ async function serve() {
   return running;
 }
 
-/** The environment of a service-account run: the key file, the project and location. */
-const serviceAccountEnv = () => ({
-  GOOGLE_APPLICATION_CREDENTIALS: keyFile,
-  GOOGLE_CLOUD_PROJECT: PROJECT,
-  GOOGLE_CLOUD_LOCATION: LOCATION,
-});
-
-const issuedTokens = () => oauth.exchanges.map((exchange) => exchange.issued);
+const serviceAccountEnv = () => account.env(LOCATION);
+const issuedTokens = () => account.issuedTokens();
 
 describeProviderConformance([
   {
@@ -169,7 +125,7 @@ describe("Vertex credentials", () => {
   test("a service-account key: the JWT-bearer grant goes to its token_uri, signed by its key, and the token issued is the bearer", async () => {
     const server = await serve();
     server.script({ reply: { text: "BCL2" } }, { reply: { text: "BCL2 again" } });
-    const before = oauth.exchanges.length;
+    const before = account.oauth.exchanges.length;
     const model = ModelConfigSchema.parse({
       id: "m",
       interface: "vertex",
@@ -179,14 +135,14 @@ describe("Vertex credentials", () => {
     const llm = llmPortFor(model, { env: serviceAccountEnv() });
     expect((await llm.invoke(GENE_QUESTION)).content).toBe("BCL2");
     expect((await llm.invoke(GENE_QUESTION)).content).toBe("BCL2 again");
-    const exchanges = oauth.exchanges.slice(before);
+    const exchanges = account.oauth.exchanges.slice(before);
     expect(exchanges).toHaveLength(1);
     const [exchange] = exchanges;
     expect(exchange).toMatchObject({
       grantType: "urn:ietf:params:oauth:grant-type:jwt-bearer",
       signatureValid: true,
       header: { alg: "RS256" },
-      claims: { iss: CLIENT_EMAIL, scope: "https://www.googleapis.com/auth/cloud-platform" },
+      claims: { iss: TEST_CLIENT_EMAIL, scope: "https://www.googleapis.com/auth/cloud-platform" },
     });
     const claims = exchange?.claims as { iat: number; exp: number };
     expect(claims.exp - claims.iat).toBe(3600);
@@ -203,15 +159,15 @@ describe("Vertex credentials", () => {
       privateKeyEncoding: { type: "pkcs8", format: "pem" },
       publicKeyEncoding: { type: "spki", format: "pem" },
     });
-    const forged = join(dir, "forged.json");
+    const forged = join(account.dir, "forged.json");
     await writeFile(
       forged,
       JSON.stringify({
         type: "service_account",
         project_id: PROJECT,
         private_key: privateKey,
-        client_email: CLIENT_EMAIL,
-        token_uri: oauth.tokenUri,
+        client_email: TEST_CLIENT_EMAIL,
+        token_uri: account.oauth.tokenUri,
       }),
     );
     const model = ModelConfigSchema.parse({
@@ -224,14 +180,14 @@ describe("Vertex credentials", () => {
       env: { ...serviceAccountEnv(), GOOGLE_APPLICATION_CREDENTIALS: forged },
     });
     await expect(llm.invoke(GENE_QUESTION)).rejects.toThrow(/invalid_grant/);
-    expect(oauth.exchanges.at(-1)).toMatchObject({ signatureValid: false, issued: null });
+    expect(account.oauth.exchanges.at(-1)).toMatchObject({ signatureValid: false, issued: null });
     expect(server.requests).toHaveLength(0);
   });
 
   test("express mode: GOOGLE_VERTEX_API_KEY is sent as x-goog-api-key to /v1/publishers/google, with no project and no token", async () => {
     const server = await serve();
     server.script({ reply: { text: "BCL2", usage: { input: 12, output: 1 } } });
-    const before = oauth.exchanges.length;
+    const before = account.oauth.exchanges.length;
     const model = ModelConfigSchema.parse({
       id: "m",
       interface: "vertex",
@@ -247,7 +203,7 @@ describe("Vertex credentials", () => {
     expect(request?.path).toBe(`/v1/publishers/google/models/${MODEL}:generateContent`);
     expect(request?.headers["x-goog-api-key"]).toBe(EXPRESS_KEY);
     expect(request?.headers.authorization).toBeUndefined();
-    expect(oauth.exchanges.length).toBe(before);
+    expect(account.oauth.exchanges.length).toBe(before);
   });
 
   test("the model's project and location (extra_kwargs, as ChatVertexAI takes them) win over the environment", async () => {
@@ -278,14 +234,14 @@ describe("Vertex credentials", () => {
       }
       throw new Error("no error");
     };
-    const noCredentials = failure({ GOOGLE_CLOUD_PROJECT: PROJECT, HOME: dir });
+    const noCredentials = failure({ GOOGLE_CLOUD_PROJECT: PROJECT, HOME: account.dir });
     expect(noCredentials).toBeInstanceOf(AdapterUnavailableError);
     expect(noCredentials.message).toMatch(/GOOGLE_APPLICATION_CREDENTIALS/);
     expect(noCredentials.message).toMatch(/GOOGLE_VERTEX_API_KEY/);
     expect(noCredentials.message).toMatch(/gcloud auth application-default login/);
-    const missingFile = failure({ GOOGLE_APPLICATION_CREDENTIALS: join(dir, "absent.json") });
+    const missingFile = failure({ GOOGLE_APPLICATION_CREDENTIALS: join(account.dir, "absent.json") });
     expect(missingFile).toBeInstanceOf(AdapterUnavailableError);
-    expect(missingFile.message).toContain(join(dir, "absent.json"));
+    expect(missingFile.message).toContain(join(account.dir, "absent.json"));
   });
 });
 

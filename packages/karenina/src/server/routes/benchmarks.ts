@@ -25,6 +25,10 @@ export const BenchmarkSummarySchema = z
     total_questions: z.number().int(),
     finished_count: z.number().int(),
     unfinished_count: z.number().int(),
+    scenario_count: z
+      .number()
+      .int()
+      .describe("Scenarios of a scenario benchmark (spec 08 §2.13), whose total_questions is 0"),
     created_at: z.string(),
     last_modified: z.string(),
   })
@@ -68,6 +72,7 @@ const DuplicateSchema = z
 const SavedSchema = z.object({
   name: z.string(),
   question_count: z.number().int(),
+  scenario_count: z.number().int().describe("More than 0 for a scenario benchmark"),
   last_modified: z.string().describe("UTC ISO-8601"),
 });
 
@@ -95,7 +100,7 @@ const listRoute = route({
   method: "get",
   path: "/api/v2/benchmarks",
   tags: ["benchmarks"],
-  summary: "Stored benchmarks with question counts, by name",
+  summary: "Stored benchmarks with question (or scenario) counts, by name",
   request: { query: DbQuerySchema.extend(PageQuerySchema.shape) },
   responses: {
     200: jsonContent(pageSchema(BenchmarkSummarySchema), "A page of benchmarks"),
@@ -218,7 +223,12 @@ async function benchmarkFromClient(c: Context, name: string): Promise<Benchmark>
 async function savedAnswer(storage: Storage, bench: Benchmark) {
   const saved = await storage.saveBenchmark(bench);
   const stored = (await storage.listBenchmarks()).find((b) => b.name === saved.name);
-  return { name: saved.name, question_count: saved.questionCount, last_modified: stored?.updatedAt ?? "" };
+  return {
+    name: saved.name,
+    question_count: saved.questionCount,
+    scenario_count: saved.scenarioCount,
+    last_modified: stored?.updatedAt ?? "",
+  };
 }
 
 /** Benchmarks in a database: list, create, get, save, merge duplicates, delete, import results (spec 07 §2.2). */
@@ -237,6 +247,7 @@ export const benchmarkRoutes: RouteGroup = (app, deps) => {
       total_questions: b.questionCount,
       finished_count: b.finishedCount,
       unfinished_count: b.questionCount - b.finishedCount,
+      scenario_count: b.scenarioCount,
       created_at: b.createdAt,
       last_modified: b.updatedAt,
     }));

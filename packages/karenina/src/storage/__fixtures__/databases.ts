@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { afterAll, describe, test } from "vitest";
+import { afterAll, afterEach, describe, test } from "vitest";
+import { openStorage, type Storage } from "../storage.js";
 import { createTestDatabase, postgresForTests, type TestDatabase } from "../../test-support/postgres.js";
 
 /** A place to store into. */
@@ -70,4 +71,31 @@ export async function rawQuery(url: string, text: string): Promise<Record<string
   } finally {
     db.close();
   }
+}
+
+/** The storages a test opened on one target, closed after it; `url` is the database the last `open` used. */
+export interface StoragesPerTest {
+  /** Opens `at`, else a fresh database of the target. */
+  open(at?: string): Promise<Storage>;
+  readonly url: string;
+}
+
+/** Registers the hook that closes, after each test, every storage it opened with the returned `open`. */
+export function storagesPerTest(target: StorageTarget): StoragesPerTest {
+  const opened: Storage[] = [];
+  let url = "";
+  afterEach(async () => {
+    for (const storage of opened.splice(0)) await storage.close();
+  });
+  return {
+    async open(at?: string) {
+      url = at ?? (await target.fresh());
+      const storage = await openStorage(url);
+      opened.push(storage);
+      return storage;
+    },
+    get url() {
+      return url;
+    },
+  };
 }

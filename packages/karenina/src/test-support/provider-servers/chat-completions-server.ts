@@ -27,6 +27,7 @@ import {
   type ScriptMatch,
   type ScriptRuleOf,
   startScriptedHttp,
+  type TakeRule,
 } from "../scripted-http.js";
 import { type EmbeddingsApi, inputTexts, type ProviderRule, withEmbeddings } from "./embeddings-route.js";
 import {
@@ -56,6 +57,27 @@ export type ChatReply = ScriptedReplyOf<
 
 /** One rule of a fake chat API's script. */
 export type ChatRule = ScriptRuleOf<ScriptMatch, ChatReply>;
+
+/**
+ * The scripted answer to a chat request for `model` whose last user message is `lastUser`: the rule's success
+ * reply, or the HTTP reply that ends the request (a 500 naming them when no rule answers; a scripted error with
+ * its `retry-after`), in the API's error shape.
+ */
+export function takeChatReply(
+  take: TakeRule<ChatRule>,
+  model: string,
+  lastUser: string,
+  errorReply: (status: number, message: string) => HttpReply,
+): { reply: Exclude<ChatReply, { status: number }> } | { sent: HttpReply } {
+  const rule = take((candidate) => matchHolds(candidate.match, model, () => [lastUser]));
+  if (rule === undefined) {
+    return { sent: errorReply(500, `no scripted response for model ${model}: ${lastUser.slice(0, 80)}`) };
+  }
+  const { reply } = rule;
+  if (!("status" in reply)) return { reply };
+  const sent = errorReply(reply.status, reply.message ?? `scripted error ${reply.status}`);
+  return { sent: { ...sent, headers: retryAfterHeader(reply) } };
+}
 
 /** The dialects served. */
 export type ChatDialect = "mistral" | "groq" | "azure" | "openai";

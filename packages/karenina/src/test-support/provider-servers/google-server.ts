@@ -13,13 +13,11 @@
 import {
   type AnswerRequest,
   type HttpReply,
-  matchHolds,
   type RecordedRequest,
-  retryAfterHeader,
   type ScriptedHttpServer,
   startScriptedHttp,
 } from "../scripted-http.js";
-import type { ChatReply, ChatRule } from "./chat-completions-server.js";
+import { type ChatReply, type ChatRule, takeChatReply } from "./chat-completions-server.js";
 import { type EmbeddingsApi, type ProviderRule, withEmbeddings } from "./embeddings-route.js";
 import { type ScriptedTokens, type StreamFraming, sseFrame, streamedReply } from "./wire-format.js";
 
@@ -120,15 +118,9 @@ const chat: AnswerRequest<ChatRule> = ({ method, path, body }, take) => {
   const stream = route.method === "streamGenerateContent";
   if (!stream && route.method !== "generateContent") return undefined;
   const lastUser = lastUserText(body);
-  const rule = take((candidate) => matchHolds(candidate.match, route.model, () => [lastUser]));
-  if (rule === undefined) {
-    return errorReply(500, `no scripted response for model ${route.model}: ${lastUser.slice(0, 80)}`);
-  }
-  const { reply } = rule;
-  if ("status" in reply) {
-    const sent = errorReply(reply.status, reply.message ?? `scripted error ${reply.status}`);
-    return { ...sent, headers: retryAfterHeader(reply) };
-  }
+  const answer = takeChatReply(take, route.model, lastUser, errorReply);
+  if ("sent" in answer) return answer.sent;
+  const { reply } = answer;
   if (stream && ("text" in reply || "json" in reply))
     return streamedReply(GEMINI_FRAMING, reply, DEFAULT_TOKENS);
   const payload = generated(reply);

@@ -20,7 +20,6 @@ export { type OllamaTestServer, startOllamaServer } from "./ollama-server.js";
 export type {
   RecordedRequest,
   ScriptedReply,
-  ScriptedServer,
   ScriptedTokens,
   ScriptMatch,
   ScriptRule,

@@ -1,18 +1,13 @@
 /**
- * The script of the fake provider servers (Anthropic, Gemini): rules matched by model and last user message,
- * and the wire format each API contributes (routing, request reading, reply building) on top of the shared
- * scripted-HTTP machinery.
+ * What the fake provider servers share on top of the scripted-HTTP machinery: the script's reply and rule types,
+ * token counts, and how a streamed answer is paced and framed in each provider's wire format.
  */
-import {
-  type HttpReply,
-  matchHolds,
-  type RecordedRequest,
-  retryAfterHeader,
-  type ScriptedHttpServer,
-  type ScriptedReplyOf,
-  type ScriptMatch,
-  type ScriptRuleOf,
-  startScriptedHttp,
+import type {
+  HttpReply,
+  RecordedRequest,
+  ScriptedReplyOf,
+  ScriptMatch,
+  ScriptRuleOf,
 } from "../scripted-http.js";
 
 export type { HttpReply, RecordedRequest, ScriptMatch };
@@ -91,42 +86,3 @@ export type ScriptedReply = ScriptedReplyOf<ScriptedTokens>;
 
 /** One rule of a fake provider server's script. */
 export type ScriptRule = ScriptRuleOf<ScriptMatch, ScriptedReply>;
-
-/** A running fake server. */
-export interface ScriptedServer extends ScriptedHttpServer<ScriptRule> {
-  /** `url` and the API's base path (e.g. `http://127.0.0.1:<port>/v1`): the base URL its AI SDK provider wants. */
-  readonly baseURL: string;
-}
-
-/** What a provider's wire format contributes: routing, request reading and reply building. */
-export interface WireFormat {
-  /** The path prefix of the API's endpoints, e.g. `/v1`. */
-  basePath: string;
-  /** The model a request asks for, or undefined when the path is not an endpoint of this API. */
-  route(path: string, body: Record<string, unknown>): { model: string; stream?: boolean } | undefined;
-  lastUserText(body: Record<string, unknown>): string;
-  /** The HTTP reply for a scripted reply; an error reply gets its `retry-after` header from the machinery. */
-  reply(reply: ScriptedReply, model: string, body: Record<string, unknown>): HttpReply;
-  /** A successful reply as server-sent events, for a request asking for a stream. */
-  streamed(payload: unknown): HttpReply["sse"];
-  /** The reply for a request that no rule answers. */
-  unscripted(model: string, lastUser: string): HttpReply;
-}
-
-/** Starts a fake server speaking `wire`. Rules are tried in order; the first unused (or `repeat`) match answers. */
-export async function startScriptedServer(
-  wire: WireFormat,
-  rules: ScriptRule[] = [],
-): Promise<ScriptedServer> {
-  const server = await startScriptedHttp<ScriptRule>(({ method, path, body }, take) => {
-    const route = method === "POST" ? wire.route(path, body) : undefined;
-    if (route === undefined) return undefined;
-    const lastUser = wire.lastUserText(body);
-    const rule = take((candidate) => matchHolds(candidate.match, route.model, () => [lastUser]));
-    if (rule === undefined) return wire.unscripted(route.model, lastUser);
-    const reply = wire.reply(rule.reply, route.model, body);
-    if ("status" in rule.reply) return { ...reply, headers: retryAfterHeader(rule.reply) };
-    return route.stream === true ? { ...reply, sse: wire.streamed(reply.payload) } : reply;
-  }, rules);
-  return Object.assign(server, { baseURL: `${server.url}${wire.basePath}` });
-}

@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
@@ -32,12 +32,19 @@ export interface Step {
 /** A scripted Anthropic server: the main session (requests offering tools) plays `steps` by tool results seen. */
 export function startScriptedClaudeServer(steps: (paths: Paths) => Step[], paths: Paths) {
   const toolResults: string[] = [];
+  const requests: SeenRequest[] = [];
   const server: Server = createServer((request, response) => {
     let body = "";
     request.on("data", (chunk) => {
       body += chunk;
     });
     request.on("end", () => {
+      requests.push({
+        method: request.method ?? "",
+        url: request.url ?? "",
+        apiKey: request.headers["x-api-key"] as string | undefined,
+        host: request.headers.host,
+      });
       if (!request.url?.startsWith("/v1/messages")) {
         response.writeHead(404, { "content-type": "application/json" }).end("{}");
         return;
@@ -104,12 +111,18 @@ export function startScriptedClaudeServer(steps: (paths: Paths) => Step[], paths
       response.end();
     });
   });
-  return new Promise<{ url: string; toolResults: string[]; close: () => Promise<void> }>((resolve) => {
+  return new Promise<{
+    url: string;
+    toolResults: string[];
+    requests: SeenRequest[];
+    close: () => Promise<void>;
+  }>((resolve) => {
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as AddressInfo;
       resolve({
         url: `http://127.0.0.1:${port}`,
         toolResults,
+        requests,
         close: () => new Promise<void>((done) => server.close(() => done())),
       });
     });
@@ -120,6 +133,52 @@ export interface Paths {
   workspace: string;
   secret: string;
 }
+
+/** What the scripted server saw of one request. */
+export interface SeenRequest {
+  method: string;
+  url: string;
+  apiKey: string | undefined;
+  host: string | undefined;
+}
+
+/** A TCP listener on the host's 127.0.0.1 that counts the connections it gets (the attack's target). */
+export function startCountingListener() {
+  let connections = 0;
+  const server = createNetServer((socket) => {
+    connections += 1;
+    // The probe closes without reading: a reset is expected.
+    socket.on("error", () => {});
+    socket.end("HOST-LISTENER-REACHED\n");
+  });
+  return new Promise<{ port: number; connections: () => number; close: () => Promise<void> }>((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        connections: () => connections,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      });
+    });
+  });
+}
+
+/**
+ * A session whose Bash command tries to reach `port` on 127.0.0.1 (a listener of the host's) and, when
+ * `outside` is given, that address's port 80, then prints each outcome; then a final answer. The probes use
+ * bash's /dev/tcp, so they need no program of the host's.
+ */
+export const reachOut =
+  (port: number, outside: string | null) =>
+  (_paths: Paths): Step[] => {
+    const probe = (host: string, target: number, label: string) =>
+      `(timeout 10 bash -c 'exec 3<>/dev/tcp/${host}/${target} && echo ${label}=connected' 2>&1 || echo ${label}=failed)`;
+    const probes = [probe("127.0.0.1", port, "loopback")];
+    if (outside !== null) probes.push(probe(outside, 80, "outside"));
+    return [
+      { tool: { name: "Bash", input: { command: probes.join("; "), description: "reach the network" } } },
+      { text: "The target is BCL2." },
+    ];
+  };
 
 
 /** Processes whose command line contains `needle` as an argument, from /proc. */

@@ -46,6 +46,11 @@ export interface ConformanceCase {
   structured(body: Record<string, unknown>): void;
   /** The messages of a request, where the tool result must appear. */
   messagesOf(body: Record<string, unknown>): unknown;
+  /**
+   * Set when a structured call forces a tool (`tool_choice`), so that the API cannot answer it with prose and
+   * the provider package drops any text: the prose-extraction check does not apply (Claude on Vertex AI).
+   */
+  structuredForcesTool?: boolean;
 }
 
 const lookups: string[] = [];
@@ -86,12 +91,15 @@ export function describeProviderConformance(cases: readonly ConformanceCase[]): 
       providerCase.expectRequest(server.requests[0]);
     });
 
-    test("a reply that is prose around JSON is extracted (the fallback where native output is not kept)", async () => {
+    test.skipIf(providerCase.structuredForcesTool === true)(
+      "a reply that is prose around JSON is extracted (the fallback where native output is not kept)",
+      async () => {
       const { server, model, options } = await setUp(providerCase);
       server.script({ reply: { text: 'Here it is:\n```json\n{"gene": "TP53", "confidence": 0.5}\n```' } });
       const result = await parserPortFor(model, options).parse(GENE_QUESTION, GeneAnswer);
       expect(result).toMatchObject({ parsed: { gene: "TP53", confidence: 0.5 }, strategy: "extracted" });
-    });
+      },
+    );
 
     test("the tool loop calls a tool and answers with its result", async () => {
       const { server, model, options } = await setUp(providerCase);

@@ -22,6 +22,7 @@ export type AdapterTarget =
   | "bedrock"
   | "cohere"
   | "vertex"
+  | "vertex_anthropic"
   | "claude-agent"
   | "deep-agent"
   | "manual"
@@ -43,7 +44,8 @@ export interface InterfaceSpec {
 /**
  * The eight built-in interfaces of the original, keyed by the `interface` string of a model config, plus
  * ours: `openai`, `anthropic`, `google`, `mistral`, `groq`, `xai`, `deepseek`, `together`, `ollama`, `azure`,
- * `bedrock`, `cohere` and `vertex` name an AI SDK provider directly (no `model_provider` needed).
+ * `bedrock`, `cohere`, `vertex` and `vertex_anthropic` (Claude on Vertex AI) name an AI SDK provider directly
+ * (no `model_provider` needed).
  */
 export const INTERFACES: Readonly<Record<string, InterfaceSpec>> = Object.freeze({
   langchain: { agentTier: "tool_loop", requiresProvider: true, target: "by-provider" },
@@ -77,13 +79,15 @@ export const INTERFACES: Readonly<Record<string, InterfaceSpec>> = Object.freeze
   bedrock: { agentTier: "tool_loop", requiresProvider: false, target: "bedrock" },
   cohere: { agentTier: "tool_loop", requiresProvider: false, target: "cohere" },
   vertex: { agentTier: "tool_loop", requiresProvider: false, target: "vertex" },
+  vertex_anthropic: { agentTier: "tool_loop", requiresProvider: false, target: "vertex_anthropic" },
 });
 
 /**
  * LangChain `model_provider` names (as `init_chat_model` takes them) and the AI SDK provider serving each.
  * LangChain's `bedrock` (`ChatBedrock`) and `bedrock_converse` (`ChatBedrockConverse`) both run on Bedrock's
- * Converse API here; `google_vertexai` (`ChatVertexAI`) is Gemini on Vertex AI. Other providers have no adapter here: reach them through `openai_endpoint` when they
- * speak the OpenAI API.
+ * Converse API here; `google_vertexai` (`ChatVertexAI`) is Gemini on Vertex AI, `google_anthropic_vertex`
+ * (`ChatAnthropicVertex`) Claude on Vertex AI. Other providers have no adapter here: reach them through
+ * `openai_endpoint` when they speak the OpenAI API.
  */
 export const PROVIDERS: Readonly<Record<string, AdapterTarget>> = Object.freeze({
   openai: "openai",
@@ -100,6 +104,7 @@ export const PROVIDERS: Readonly<Record<string, AdapterTarget>> = Object.freeze(
   bedrock_converse: "bedrock",
   cohere: "cohere",
   google_vertexai: "vertex",
+  google_anthropic_vertex: "vertex_anthropic",
 });
 
 /** The LangChain provider names served here, for messages. */
