@@ -2,25 +2,18 @@
  * The bubblewrap backend with the real `bwrap`: every escape an agent's command may try is contained, with
  * a result the model can read, and the next command still runs.
  */
-import { accessSync, constants, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import type { Tool } from "ai";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { type CommandWorkspaceTools, type RunCommandOutput, workspaceTools } from "../tools/index.js";
-import { type BubblewrapOptions, bubblewrapRunner } from "./bubblewrap.js";
+import { type BubblewrapOptions, bubblewrapRunner, onPath } from "./bubblewrap.js";
 import { ContainerBackendUnavailableError } from "./errors.js";
 
-const hasBwrap = (process.env.PATH ?? "").split(delimiter).some((dir) => {
-  try {
-    accessSync(join(dir, "bwrap"), constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-});
+const hasBwrap = onPath("bwrap") !== null;
 const SKIP = hasBwrap ? "" : " (skipped: no bwrap on PATH; .ci/run installs bubblewrap)";
 
 let ws = "";

@@ -9,7 +9,6 @@ import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { request as httpRequest, type RequestOptions } from "node:http";
 import { type RequestOptions as HttpsRequestOptions, request as httpsRequest } from "node:https";
-import { constants as osConstants } from "node:os";
 import { isAbsolute } from "node:path";
 import type { Duplex } from "node:stream";
 import { PassThrough, Writable } from "node:stream";
@@ -24,6 +23,7 @@ import {
   HOST_PATH_VARIABLES,
   scriptMounts,
 } from "./claude-code-container.js";
+import { delay, initExit, streamEnd } from "./container-exit.js";
 import { type ContainerIdentity, containerIdentity, dockerCreateOptions } from "./docker-create-options.js";
 import {
   type ConnectedEngine,
@@ -228,25 +228,6 @@ async function attachHijacked(docker: Dockerode, id: string): Promise<Duplex> {
   });
 }
 
-/** The init's exit status: above 128 its command was killed by signal (status - 128). */
-function exitOf(status: number): { code: number | null; signal: NodeJS.Signals | null } {
-  if (status <= 128) return { code: status, signal: null };
-  const name = Object.entries(osConstants.signals).find(([, value]) => value === status - 128)?.[0];
-  return name === undefined ? { code: status, signal: null } : { code: null, signal: name as NodeJS.Signals };
-}
-
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-
-/** Resolves when `stream` ends, closes or fails. */
-function streamEnd(stream: NodeJS.ReadableStream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => resolve();
-    stream.once("end", done);
-    stream.once("close", done);
-    stream.once("error", done);
-  });
-}
-
 /**
  * Claude Code in its container, as the SDK sees a process: stdin and stdout are streams at once (the container
  * is made, attached and started behind them; what the SDK writes before then waits in stdin), `kill` sends the
@@ -325,7 +306,7 @@ class ContainerProcess extends EventEmitter implements ClaudeSpawnedProcess {
       await Promise.race([outputDone, delay(OUTPUT_GRACE_MS)]);
       this.stdin.unpipe(stream);
       stream.destroy();
-      const exit = exitOf(waited.StatusCode ?? -1);
+      const exit = initExit(waited.StatusCode ?? -1);
       this.finish(exit.code, exit.signal);
     } catch (error) {
       if (this.ended) return;

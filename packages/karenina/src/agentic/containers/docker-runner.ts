@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { constants as osConstants } from "node:os";
 import { Writable } from "node:stream";
 import type Dockerode from "dockerode";
 import type { CommandRunLimits, CommandRunner, RunCommandInput, RunCommandOutput } from "../tools/index.js";
+import { delay, initExit, streamEnd } from "./container-exit.js";
 import { containerIdentity, dockerCreateOptions } from "./docker-create-options.js";
 import {
   type ConnectedEngine,
@@ -61,24 +61,11 @@ function cappedSink(limit: number) {
   return { sink, text: () => Buffer.concat(chunks).toString("utf8"), cut: () => cut };
 }
 
-/** The init's exit status above 128 means its command was killed by signal (status - 128). */
-function exitOf(status: number): { exit_code: number | null; signal: string | null } {
-  if (status <= 128) return { exit_code: status, signal: null };
-  const name = Object.entries(osConstants.signals).find(([, value]) => value === status - 128)?.[0];
-  return name === undefined ? { exit_code: status, signal: null } : { exit_code: null, signal: name };
+/** The tool result's `exit_code` and `signal` of the init's exit status. */
+function exitStatus(status: number): { exit_code: number | null; signal: string | null } {
+  const { code, signal } = initExit(status);
+  return { exit_code: code, signal };
 }
-
-/** Resolves when `stream` ends, closes or fails. */
-function streamEnd(stream: NodeJS.ReadableStream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => resolve();
-    stream.once("end", done);
-    stream.once("close", done);
-    stream.once("error", done);
-  });
-}
-
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 async function killQuietly(container: Dockerode.Container): Promise<void> {
   try {
@@ -172,7 +159,7 @@ function unexplainedKill(memoryMb: number): { limit: "memory"; note: string } {
 /** The output of a finished container run, with the limit that ended it, if any. */
 function outputOf(run: ContainerRun, limits: ContainerLimits, timeoutMs: number): RunCommandOutput {
   const output: RunCommandOutput = {
-    ...exitOf(run.status),
+    ...exitStatus(run.status),
     stdout: run.stdout,
     stderr: run.stderr,
     timed_out: run.timedOut,

@@ -3,11 +3,11 @@
  * model turn goes over real HTTP to the scripted OpenAI-compatible server on 127.0.0.1 (the scripted turns
  * are hand-written test data). The agent's escape attempts come back as tool results and the task goes on.
  */
-import { accessSync, constants } from "node:fs";
+
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { Benchmark } from "../../benchmark/index.js";
 import { parseVerificationConfig } from "../../pipeline/index.js";
@@ -23,15 +23,9 @@ import {
   scriptJudge,
   TESTS_PASS_TEMPLATE,
 } from "../__fixtures__/sum-project.js";
+import { onPath } from "./bubblewrap.js";
 
-const hasBwrap = (process.env.PATH ?? "").split(delimiter).some((dir) => {
-  try {
-    accessSync(join(dir, "bwrap"), constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-});
+const hasBwrap = onPath("bwrap") !== null;
 const SKIP = hasBwrap ? "" : " (skipped: no bwrap on PATH; .ci/run installs bubblewrap)";
 
 const server = serverPerTest(startOpenAiServer);

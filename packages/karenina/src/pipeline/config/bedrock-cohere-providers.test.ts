@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 import { AdapterUnavailableError, bedrockConnection } from "../../llm/index.js";
 import { GENE_QUESTION, GeneAnswer } from "../../test-support/gene-question.js";
-import { modulesLoadedBy, packagesOf } from "../../test-support/module-log/index.js";
+import { watchedPackagesLoadedBy } from "../../test-support/module-log/index.js";
 import {
   type ChatRule,
   type RecordedRequest,
@@ -318,13 +318,8 @@ describe("langchain provider names and prices", () => {
 
 describe("the Bedrock and Cohere packages load only when their model is called", () => {
   const PROBE = fileURLToPath(new URL("./__fixtures__/lazy-bedrock-cohere-probe.ts", import.meta.url));
-  const loaded = async (provider: string) => {
-    const run = await modulesLoadedBy([PROBE, provider]);
-    expect(run.code, run.stderr).toBe(0);
-    return packagesOf(run.urls).filter(
-      (name) => name === "@ai-sdk/amazon-bedrock" || name === "@ai-sdk/cohere",
-    );
-  };
+  const loaded = (provider: string) =>
+    watchedPackagesLoadedBy([PROBE, provider], ["@ai-sdk/amazon-bedrock", "@ai-sdk/cohere"]);
 
   test("with both models built, calling Bedrock loads @ai-sdk/amazon-bedrock alone, calling Cohere @ai-sdk/cohere alone", async () => {
     expect(await loaded("bedrock")).toEqual(["@ai-sdk/amazon-bedrock"]);

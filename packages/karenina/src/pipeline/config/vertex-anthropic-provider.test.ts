@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 import { AdapterUnavailableError } from "../../llm/index.js";
 import { GENE_QUESTION } from "../../test-support/gene-question.js";
-import { modulesLoadedBy, packagesOf } from "../../test-support/module-log/index.js";
+import { watchedPackagesLoadedBy } from "../../test-support/module-log/index.js";
 import {
   type AnthropicTestServer,
   type RecordedRequest,
@@ -229,13 +229,8 @@ test("Claude on Vertex is priced as on Anthropic's API: a versioned id as the na
 
 describe("the Vertex package loads only when a Claude model is called", () => {
   const PROBE = fileURLToPath(new URL("./__fixtures__/lazy-vertex-anthropic-probe.ts", import.meta.url));
-  const loaded = async (call: string) => {
-    const run = await modulesLoadedBy([PROBE, call]);
-    expect(run.code, run.stderr).toBe(0);
-    return packagesOf(run.urls).filter(
-      (name) => name === "@ai-sdk/google-vertex" || name === "google-auth-library",
-    );
-  };
+  const loaded = (call: string) =>
+    watchedPackagesLoadedBy([PROBE, call], ["@ai-sdk/google-vertex", "google-auth-library"]);
 
   test("a port made but not called loads neither @ai-sdk/google-vertex nor google-auth-library; a call loads both", async () => {
     expect(await loaded("none")).toEqual([]);

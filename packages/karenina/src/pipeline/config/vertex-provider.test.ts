@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 import { AdapterUnavailableError, RateLimitError } from "../../llm/index.js";
 import { GENE_QUESTION } from "../../test-support/gene-question.js";
-import { modulesLoadedBy, packagesOf } from "../../test-support/module-log/index.js";
+import { watchedPackagesLoadedBy } from "../../test-support/module-log/index.js";
 import {
   type ChatRule,
   type GoogleTestServer,
@@ -367,13 +367,8 @@ test("Vertex Gemini models are priced as on the Gemini API", () => {
 
 describe("the Vertex package loads only when its model is called", () => {
   const PROBE = fileURLToPath(new URL("./__fixtures__/lazy-vertex-probe.ts", import.meta.url));
-  const loaded = async (call: string) => {
-    const run = await modulesLoadedBy([PROBE, call]);
-    expect(run.code, run.stderr).toBe(0);
-    return packagesOf(run.urls).filter(
-      (name) => name === "@ai-sdk/google-vertex" || name === "google-auth-library",
-    );
-  };
+  const loaded = (call: string) =>
+    watchedPackagesLoadedBy([PROBE, call], ["@ai-sdk/google-vertex", "google-auth-library"]);
 
   test("ports made but not called load neither @ai-sdk/google-vertex nor google-auth-library; a chat call or an embed loads both", async () => {
     expect(await loaded("none")).toEqual([]);

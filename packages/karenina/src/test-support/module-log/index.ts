@@ -46,3 +46,16 @@ export function packagesOf(urls: readonly string[]): string[] {
   });
   return [...new Set(names)].sort();
 }
+
+/**
+ * Which of the `watched` packages the process started with `args` loads (sorted).
+ * @throws when the process does not exit 0, with its stderr.
+ */
+export async function watchedPackagesLoadedBy(
+  args: readonly string[],
+  watched: readonly string[],
+): Promise<string[]> {
+  const run = await modulesLoadedBy(args);
+  if (run.code !== 0) throw new Error(`${args.join(" ")} exited with ${run.code}: ${run.stderr}`);
+  return packagesOf(run.urls).filter((name) => watched.includes(name));
+}
